@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Top-level entry points.  `make` builds rdma_sroce.ko against Debian's 6.12
+# headers; the other targets run the guest rig, KUnit and benchmarks.
+
+KVER ?= $(shell find /lib/modules -maxdepth 1 -name '6.12.*-amd64' -printf '%f\n' 2>/dev/null | sort -V | tail -n 1)
+KDIR ?= /lib/modules/$(KVER)/build
+
+.PHONY: all modules deps kunit vmtest check demo bench clean style
+
+all: modules
+
+deps:
+	@bash scripts/deps.sh >/dev/null
+
+modules:
+	@test -d "$(KDIR)" || { echo "no kernel headers in '$(KDIR)': run 'make deps'" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) CONFIG_RDMA_SROCE=m modules
+
+kunit: deps
+	bash scripts/kunit.sh
+
+vmtest: deps modules
+	bash scripts/vmtest.sh
+
+check: deps
+	bash scripts/check.sh
+
+demo: deps modules
+	bash scripts/demo.sh
+
+bench: deps modules
+	bash scripts/bench.sh
+
+style:
+	bash scripts/style.sh
+
+clean:
+	@test ! -d "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
