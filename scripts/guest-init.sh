@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# sroce guest rig, stage 2: PID 1 in the guest after switch_root, run from
+# the host root so it can change without rebuilding the initramfs.  Sets up
+# mounts and eth0, runs the test script, checks dmesg for kernel splats,
+# reports the status into /shared/.rig and powers off.  Started by the
+# initramfs that scripts/guest.sh builds; not meant to be run by hand.
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root TERM=dumb LANG=C.UTF-8
+
+# PID 1 must never exit (that panics), so every way out goes through here.
+poweroff_now() {
+	sync
+	echo o >/proc/sysrq-trigger
+	# Builtins only: the 9p root goes away while the kernel powers off.
+	while :; do read -r -t 60 _ </dev/console; done 2>/dev/null
+}
+
+rig_die() {
+	echo "rig: guest ${SROCE_ROLE:-?}: $*"
+	poweroff_now
+}
+
+if [ $$ != 1 ]; then
+	echo "guest-init.sh runs as PID 1 inside a rig guest; use scripts/guest.sh" >&2
+	exit 2
+fi
+
+# Static busybox: under TCG, util-linux mount spends ~0.2 s just linking.
+mnt() {
+	local type=$1 src=$2 dir=$3 opts=${4:-}
+	[ -d "$dir" ] || mkdir -p "$dir"
+	busybox mount -t "$type" ${opts:+-o "$opts"} "$src" "$dir" ||
+		rig_die "cannot mount $type on $dir"
+}
+
+mnt tmpfs tmpfs /tmp mode=1777
+mnt tmpfs tmpfs /run mode=0755
+mnt devpts devpts /dev/pts gid=5,mode=620,ptmxmode=666
+mnt tmpfs tmpfs /dev/shm mode=1777
+mnt debugfs debugfs /sys/kernel/debug
+# No udev here: load what the rig needs by hand, in one go (each exec costs).
+modprobe -a configfs virtio_net virtio_rng || rig_die "cannot load the rig's modules"
+mnt configfs configfs /sys/kernel/config
+[ -e /dev/ptmx ] || ln -s pts/ptmx /dev/ptmx
+# cache=none: the peer's and the host's writes must show up at once.
+mnt 9p shared /shared trans=virtio,version=9p2000.L,cache=none,msize=512000
+
+role=
+# shellcheck disable=SC2013 # words, not lines
+for arg in $(cat /proc/cmdline); do
+	case $arg in sroce_role=*) role=${arg#sroce_role=} ;; esac
+done
+rig=/shared/.rig
+[ -f "$rig/config.$role" ] || rig_die "no $rig/config.$role"
+rig_script=
+rig_args=()
+# shellcheck source=/dev/null
+. "$rig/config.$role"
+
+hostname "sroce-$role"
+
+
+ip link set lo up
+for _ in $(seq 50); do
+	[ -e /sys/class/net/eth0 ] && break
+	sleep 0.1
+done
+[ -e /sys/class/net/eth0 ] || rig_die "no eth0"
+# 4200 leaves room for IB MTU 4096 plus the RoCE headers.
+ip link set eth0 mtu 4200 || rig_die "cannot set the eth0 MTU"
+ip addr add "$SROCE_MY_IP4/24" dev eth0
+ip -6 addr add "$SROCE_MY_IP6/64" dev eth0 nodad
+ip link set eth0 up || rig_die "cannot bring eth0 up"
+
+# Matches the start of any kernel report a test must not leave behind.
+splat_re='BUG:|kernel BUG at|WARNING:|Oops|KASAN|UBSAN|KFENCE|possible circular locking|INFO: task .* blocked|kmemleak|unreferenced object|general protection|Call Trace|refcount_t:|list_(add|del) corruption|detected stall|Kernel panic'
+
+echo "rig: guest $role up, running $rig_script"
+: >"$rig/started.$role"
+cd "$SROCE_REPO" || cd /
+bash "$rig_script" "${rig_args[@]}" </dev/null
+status=$?
+echo "rig: guest $role: script exited with status $status"
+
+# kmemleak only reports what a scan has found.
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	echo scan >/sys/kernel/debug/kmemleak 2>/dev/null
+	if [ -s /sys/kernel/debug/kmemleak ]; then
+		echo "rig: kmemleak: suspected leaks:"
+		cat /sys/kernel/debug/kmemleak
+		echo "kmemleak: suspected memory leaks (see above)" >/dev/kmsg
+	fi
+fi
+
+dmesg >"$rig/dmesg.$role" 2>&1
+if grep -Eq "$splat_re" "$rig/dmesg.$role"; then
+	if [ "${SROCE_ALLOW_SPLAT:-0}" = 1 ]; then
+		echo "rig: guest $role: kernel splat allowed by SROCE_ALLOW_SPLAT=1"
+	else
+		echo "rig: kernel splat in guest $role; dmesg follows"
+		cat "$rig/dmesg.$role"
+		echo "rig: kernel splat in guest $role"
+		status=126
+	fi
+fi
+
+echo "$status" >"$rig/status.$role.tmp" && mv "$rig/status.$role.tmp" "$rig/status.$role"
+poweroff_now
