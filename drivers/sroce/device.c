@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ib_device of an sroce link: identity, port attributes that follow the
+ * netdev, and the counters behind `rdma statistic`.
+ */
+#include <linux/etherdevice.h>
+#include <net/addrconf.h>
+#include <rdma/ib_addr.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_verbs.h>
+
+#include <sroce/sroce.h>
+#include <sroce/verbs.h>
+
+static enum ib_port_state sroce_port_state(const struct net_device *ndev)
+{
+	return netif_running(ndev) && netif_carrier_ok(ndev) ?
+	       IB_PORT_ACTIVE : IB_PORT_DOWN;
+}
+
+/*
+ * The largest IB MTU whose packets fit the netdev MTU with the biggest
+ * headers we may put in front of them; the same rule rdma_cm applies, so
+ * both sides of a connection agree on it.
+ */
+static enum ib_mtu sroce_active_mtu(const struct net_device *ndev)
+{
+	enum ib_mtu mtu = iboe_get_mtu(READ_ONCE(ndev->mtu));
+
+	return mtu ? mtu : IB_MTU_256;
+}
+
+/* Report a port state change to ib_core.  Caller holds RTNL. */
+void sroce_dev_port_update(struct sroce_dev *sdev)
+{
+	enum ib_port_state state = sroce_port_state(sdev->ndev);
+	struct ib_event ev = {
+		.device = &sdev->ib_dev,
+		.element.port_num = SROCE_PORT,
+	};
+
+	if (state == sdev->port_state)
+		return;
+	WRITE_ONCE(sdev->port_state, state);
+	ev.event = state == IB_PORT_ACTIVE ? IB_EVENT_PORT_ACTIVE :
+					     IB_EVENT_PORT_ERR;
+	ib_dispatch_event(&ev);
+}
+
+static int sroce_query_device(struct ib_device *ib_dev,
+			      struct ib_device_attr *attr,
+			      struct ib_udata *udata)
+{
+	if (udata->inlen || udata->outlen)
+		return -EINVAL;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->sys_image_guid = ib_dev->node_guid;
+	attr->max_mr_size = U64_MAX;
+	attr->page_size_cap = GENMASK_ULL(31, PAGE_SHIFT);
+	attr->vendor_id = SROCE_VENDOR_ID;
+	attr->vendor_part_id = SROCE_VENDOR_PART_ID;
+	attr->max_pd = SROCE_MAX_PD;
+	attr->max_pkeys = 1;
+	attr->local_ca_ack_delay = 15;
+	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	/*
+	 * Queue pairs, CQs, MRs, SRQs, AHs and MWs are not implemented yet:
+	 * their limits stay zero so that no consumer is told otherwise.
+	 */
+	return 0;
+}
+
+static int sroce_query_port(struct ib_device *ib_dev, u32 port,
+			    struct ib_port_attr *attr)
+{
+	struct sroce_dev *sdev = to_sdev(ib_dev);
+	struct net_device *ndev = sdev->ndev;
+
+	attr->state = sroce_port_state(ndev);
+	attr->phys_state = attr->state == IB_PORT_ACTIVE ?
+			   IB_PORT_PHYS_STATE_LINK_UP :
+			   IB_PORT_PHYS_STATE_DISABLED;
+	attr->max_mtu = IB_MTU_4096;
+	attr->active_mtu = sroce_active_mtu(ndev);
+	attr->gid_tbl_len = SROCE_GID_TABLE_LEN;
+	attr->port_cap_flags = IB_PORT_CM_SUP;
+	attr->max_msg_sz = SROCE_MAX_MSG_SIZE;
+	attr->pkey_tbl_len = 1;
+	attr->max_vl_num = 1;
+	return ib_get_eth_speed(ib_dev, port, &attr->active_speed,
+				&attr->active_width);
+}
+
+static int sroce_get_port_immutable(struct ib_device *ib_dev, u32 port,
+				    struct ib_port_immutable *immutable)
+{
+	struct ib_port_attr attr;
+	int err;
+
+	/* both GID types, so ib_core fills RoCE v1 and v2 entries */
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE |
+				    RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	err = ib_query_port(ib_dev, port, &attr);
+	if (err)
+		return err;
+	immutable->pkey_tbl_len = attr.pkey_tbl_len;
+	immutable->gid_tbl_len = attr.gid_tbl_len;
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
+	return 0;
+}
+
+static int sroce_query_pkey(struct ib_device *ib_dev, u32 port, u16 index,
+			    u16 *pkey)
+{
+	if (index > 0)
+		return -EINVAL;
+	*pkey = IB_DEFAULT_PKEY_FULL;
+	return 0;
+}
+
+static enum rdma_link_layer sroce_get_link_layer(struct ib_device *ib_dev,
+						 u32 port)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+static const struct rdma_stat_desc sroce_counter_desc[SROCE_NUM_COUNTERS] = {
+	[SROCE_CNT_RX_PACKETS]		= { .name = "rx_packets" },
+	[SROCE_CNT_RX_BYTES]		= { .name = "rx_bytes" },
+	[SROCE_CNT_RX_V1_PACKETS]	= { .name = "rx_roce_v1_packets" },
+	[SROCE_CNT_RX_V2_PACKETS]	= { .name = "rx_roce_v2_packets" },
+	[SROCE_CNT_RX_HDR_ERR]		= { .name = "rx_header_errors" },
+	[SROCE_CNT_RX_ICRC_ERR]		= { .name = "rx_icrc_errors" },
+	[SROCE_CNT_RX_NO_QP]		= { .name = "rx_unknown_qp" },
+	[SROCE_CNT_RX_NOMEM]		= { .name = "rx_nomem_drops" },
+};
+
+void sroce_stats_add(struct sroce_dev *sdev, enum sroce_counter c, u64 n)
+{
+	this_cpu_add(sdev->stats->cnt[c], n);
+}
+
+u64 sroce_stats_read(struct sroce_dev *sdev, enum sroce_counter c)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(sdev->stats, cpu)->cnt[c];
+	return sum;
+}
+
+static struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ib_dev,
+						       u32 port)
+{
+	return rdma_alloc_hw_stats_struct(sroce_counter_desc,
+					  ARRAY_SIZE(sroce_counter_desc),
+					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+}
+
+static int sroce_get_hw_stats(struct ib_device *ib_dev,
+			      struct rdma_hw_stats *stats, u32 port, int index)
+{
+	struct sroce_dev *sdev = to_sdev(ib_dev);
+	int i;
+
+	for (i = 0; i < SROCE_NUM_COUNTERS; i++)
+		stats->value[i] = sroce_stats_read(sdev, i);
+	return SROCE_NUM_COUNTERS;
+}
+
+static void sroce_dealloc_driver(struct ib_device *ib_dev)
+{
+	struct sroce_dev *sdev = to_sdev(ib_dev);
+
+	sroce_link_detach(sdev);
+	free_percpu(sdev->stats);
+	netdev_put(sdev->ndev, &sdev->ndev_tracker);
+	WRITE_ONCE(sdev->dead, true);
+}
+
+static const struct ib_device_ops sroce_dev_ops = {
+	.owner = THIS_MODULE,
+	/* what makes Debian's unmodified librxe drive us (roce-spec 7.5) */
+	.driver_id = RDMA_DRIVER_RXE,
+	.uverbs_abi_ver = SROCE_UVERBS_ABI_VERSION,
+
+	.dealloc_driver = sroce_dealloc_driver,
+	.query_device = sroce_query_device,
+	.query_port = sroce_query_port,
+	.get_port_immutable = sroce_get_port_immutable,
+	.query_pkey = sroce_query_pkey,
+	.get_link_layer = sroce_get_link_layer,
+	.alloc_hw_port_stats = sroce_alloc_hw_port_stats,
+	.get_hw_stats = sroce_get_hw_stats,
+};
+
+struct sroce_dev *sroce_dev_create(struct net_device *ndev)
+{
+	struct sroce_dev *sdev;
+	struct ib_device *ib_dev;
+
+	sdev = ib_alloc_device(sroce_dev, ib_dev);
+	if (!sdev)
+		return ERR_PTR(-ENOMEM);
+
+	sdev->stats = alloc_percpu(struct sroce_stats);
+	if (!sdev->stats) {
+		ib_dealloc_device(&sdev->ib_dev);
+		return ERR_PTR(-ENOMEM);
+	}
+	netdev_hold(ndev, &sdev->ndev_tracker, GFP_KERNEL);
+	sdev->ndev = ndev;
+	sdev->net = dev_net(ndev);
+	sdev->port_state = sroce_port_state(ndev);
+	INIT_LIST_HEAD(&sdev->list);
+	INIT_LIST_HEAD(&sdev->all_entry);
+
+	ib_dev = &sdev->ib_dev;
+	ib_dev->node_type = RDMA_NODE_IB_CA;
+	ib_dev->phys_port_cnt = 1;
+	ib_dev->num_comp_vectors = num_possible_cpus();
+	ib_dev->local_dma_lkey = 0;
+	addrconf_addr_eui48((u8 *)&ib_dev->node_guid, ndev->dev_addr);
+	ib_dev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
+				   BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
+	ib_set_device_ops(ib_dev, &sroce_dev_ops);
+	ib_set_device_ops(ib_dev, &sroce_verbs_ops);
+	return sdev;
+}
+
+int sroce_dev_register(struct sroce_dev *sdev, const char *name)
+{
+	int err;
+
+	err = ib_device_set_netdev(&sdev->ib_dev, sdev->ndev, SROCE_PORT);
+	if (err)
+		return err;
+	/* no DMA device: ib_core then uses virtual DMA for ULP buffers */
+	return ib_register_device(&sdev->ib_dev, name, NULL);
+}

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sroce module entry: receive hooks first, then the link type, so that a
+ * link can never be added before its packets have somewhere to go.
+ */
+#include <linux/module.h>
+
+#include <sroce/sroce.h>
+
+static int __init sroce_init(void)
+{
+	int err;
+
+	err = sroce_net_init();
+	if (err)
+		return err;
+
+	err = sroce_link_init();
+	if (err) {
+		sroce_net_exit();
+		return err;
+	}
+	return 0;
+}
+
+static void __exit sroce_exit(void)
+{
+	sroce_link_exit();
+	sroce_net_exit();
+}
+
+module_init(sroce_init);
+module_exit(sroce_exit);
+
+MODULE_DESCRIPTION("Software RoCE (RoCEv1 and RoCEv2) driver");
+MODULE_AUTHOR("The sroce developers");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_RDMA_LINK(SROCE_LINK_TYPE);

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sroce: software RoCE (v1 and v2) over any Ethernet netdev.
+ *
+ * Device, link and receive-hook declarations shared by the driver files.
+ */
+#ifndef SROCE_SROCE_H
+#define SROCE_SROCE_H
+
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <linux/percpu.h>
+#include <rdma/ib_verbs.h>
+
+#include <sroce/stats.h>
+
+#define SROCE_DRV_NAME		"rdma_sroce"
+#define SROCE_LINK_TYPE		"sroce"
+
+/* Everything userspace sees of the device; see Documentation/admin-guide.rst */
+#define SROCE_VENDOR_ID		0x5e0ce0	/* no IEEE OUI: software device */
+#define SROCE_VENDOR_PART_ID	0x0001
+/* librxe accepts ABI versions 1 and 2 of rdma_user_rxe.h; we speak 2 */
+#define SROCE_UVERBS_ABI_VERSION	2
+#define SROCE_PORT		1
+#define SROCE_GID_TABLE_LEN	256
+#define SROCE_MAX_MSG_SIZE	0x80000000u	/* 2 GiB, as IBTA allows */
+#define SROCE_MAX_PD		0x10000
+
+struct sroce_net;
+
+/**
+ * struct sroce_dev - one sroce link: an ib_device bound to one netdev
+ * @ib_dev: the registered InfiniBand device (must stay first for ib_core)
+ * @ndev: the Ethernet device the link carries RoCE over
+ * @ndev_tracker: reference tracker for @ndev
+ * @net: network namespace the link was created in; its UDP socket is ours
+ * @list: entry in the list packets and netdev events find devices on (RCU)
+ * @all_entry: entry in the list of registered devices (link mutex)
+ * @v1_pt: RoCEv1 (ethertype 0x8915) receive hook bound to @ndev
+ * @port_state: port state last reported to ib_core (IB_PORT_ACTIVE/DOWN)
+ * @stats: per-CPU counters, summed for rdma statistic
+ * @listed: @list is linked and the v1 hook is installed
+ * @net_ref: holds a reference on the UDP socket of @net
+ * @dead: dealloc_driver has run; only the reference of @all_entry is left
+ */
+struct sroce_dev {
+	struct ib_device ib_dev;
+	struct net_device *ndev;
+	netdevice_tracker ndev_tracker;
+	struct net *net;
+	struct list_head list;
+	struct list_head all_entry;
+	struct packet_type v1_pt;
+	enum ib_port_state port_state;
+	struct sroce_stats __percpu *stats;
+	bool listed;
+	bool net_ref;
+	bool dead;
+};
+
+static inline struct sroce_dev *to_sdev(struct ib_device *ib_dev)
+{
+	return container_of(ib_dev, struct sroce_dev, ib_dev);
+}
+
+/* link.c: rdma link add/delete, netdev events, device list */
+int sroce_link_init(void);
+void sroce_link_exit(void);
+struct sroce_dev *sroce_dev_from_ndev_rcu(const struct net_device *ndev);
+void sroce_unregister_net_devices(const struct net *net);
+void sroce_link_detach(struct sroce_dev *sdev);
+
+/* device.c: the ib_device itself */
+struct sroce_dev *sroce_dev_create(struct net_device *ndev);
+int sroce_dev_register(struct sroce_dev *sdev, const char *name);
+void sroce_dev_port_update(struct sroce_dev *sdev);
+
+/* net.c: per-netns RoCEv2 UDP socket and the RoCEv1 packet handler */
+int sroce_net_init(void);
+void sroce_net_exit(void);
+int sroce_net_get(struct net *net);
+void sroce_net_put(struct net *net);
+void sroce_v1_hook_add(struct sroce_dev *sdev);
+void sroce_v1_hook_del(struct sroce_dev *sdev);
+
+/* rx.c: validation of every received RoCE packet */
+void sroce_rx(struct sroce_dev *sdev, struct sk_buff *skb, int net_type);
+
+#endif /* SROCE_SROCE_H */

@@ -1,0 +1,108 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check`: build (W=1, sparse), KUnit in QEMU, then the guest
+# integration tests.  Every check is counted; the last line is
+# "N passed, N failed" and the exit status is non-zero if anything failed.
+#
+# SROCE_CHECK_ONLY="build kunit guest" picks stages (default: all).
+set -uo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo" || exit 1
+stages=${SROCE_CHECK_ONLY:-build kunit guest}
+logdir=${SROCE_LOGDIR:-$(mktemp -d /tmp/sroce-check.XXXXXX)}
+mkdir -p "$logdir"
+passed=0
+failed=0
+
+ok() {
+	passed=$((passed + 1))
+	echo "ok - $1"
+}
+
+not_ok() {
+	failed=$((failed + 1))
+	echo "not ok - $1${2:+: $2}"
+}
+
+stage() {
+	printf '\n=== %s (%s)\n' "$1" "$(date +%T)"
+}
+
+want() {
+	[[ " $stages " == *" $1 "* ]]
+}
+
+# Count the "ok -"/"not ok -" lines a guest test printed; a run that failed
+# without reporting a failing check (timeout, splat, crash) counts as one.
+count_tap() {
+	local name=$1 log=$2 rc=$3 p f
+	p=$(grep -cE '^(\[[ab]\] )?ok - ' "$log")
+	f=$(grep -cE '^(\[[ab]\] )?not ok - ' "$log")
+	passed=$((passed + p))
+	failed=$((failed + f))
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		not_ok "$name" "guest run failed with status $rc (see $log)"
+	fi
+	echo "# $name: $p passed, $f failed, status $rc"
+}
+
+if want build; then
+	stage build
+	if make -s modules W=1 C=2 >"$logdir/build.log" 2>&1 &&
+	   [ -f rdma_sroce.ko ]; then
+		ok "module builds"
+		if grep -E 'warning:|error:' "$logdir/build.log"; then
+			not_ok "no compiler or sparse warnings (W=1, C=2)"
+		else
+			ok "no compiler or sparse warnings (W=1, C=2)"
+		fi
+	else
+		cat "$logdir/build.log"
+		not_ok "module builds"
+	fi
+fi
+
+if want kunit; then
+	stage kunit
+	bash scripts/kunit.sh >"$logdir/kunit.log" 2>&1
+	rc=$?
+	grep -E '\] (\[(PASSED|FAILED|SKIPPED|CRASHED)\]|Testing complete)' "$logdir/kunit.log" |
+		grep -v '====' || true
+	p=$(grep -cE '^\[[0-9:]+\] \[PASSED\] ' "$logdir/kunit.log")
+	f=$(grep -cE '^\[[0-9:]+\] \[(FAILED|CRASHED)\] ' "$logdir/kunit.log")
+	passed=$((passed + p))
+	failed=$((failed + f))
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		tail -n 40 "$logdir/kunit.log"
+		not_ok "kunit run" "kunit.sh exited $rc (see $logdir/kunit.log)"
+	elif [ "$p" = 0 ]; then
+		not_ok "kunit run" "no test ran"
+	fi
+fi
+
+if want guest; then
+	[ -f rdma_sroce.ko ] || make -s modules >/dev/null 2>&1
+	for t in \
+		"single rig-smoke:scripts/tests/rig-smoke.sh" \
+		"pair rig-smoke:scripts/tests/rig-smoke.sh" \
+		"single link:scripts/tests/link.sh" \
+		"pair link-pair:scripts/tests/link-pair.sh"; do
+		mode=${t%% *}
+		rest=${t#* }
+		name=${rest%%:*}
+		script=$repo/${rest#*:}
+		stage "guest $mode $name"
+		args=(--timeout 600 --log "$logdir/$mode-$name")
+		[ "$mode" = pair ] && args+=(--pair)
+		bash scripts/guest.sh "${args[@]}" "$script" 2>&1 | tee "$logdir/$mode-$name.out" |
+			grep -E '^(\[[ab]\] )?(not )?ok - |guest\.sh:|splat'
+		count_tap "$mode $name" "$logdir/$mode-$name.out" "${PIPESTATUS[0]}"
+	done
+fi
+
+echo
+echo "logs: $logdir"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# sroce-specific helpers for in-guest tests, on top of scripts/guest-lib.sh.
+
+# shellcheck source=scripts/guest-lib.sh
+. "$SROCE_REPO/scripts/guest-lib.sh"
+
+INJECT="/usr/bin/python3 $SROCE_REPO/scripts/tests/roce_inject.py"
+
+# Load the driver the way a user does, plus the uverbs char device that
+# rdma-core needs (udev would load it on a real system).
+sroce_load() {
+	sroce_install_module
+	modprobe ib_uverbs || fail "modprobe ib_uverbs"
+	modprobe rdma_sroce || fail "modprobe rdma_sroce"
+}
+
+# wait_for SECS CMD...: poll CMD until it succeeds or SECS pass.
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ $SECONDS -lt "$end" ] || return 1
+		sleep 0.2
+	done
+}
+
+# t_refuse NAME ERRNO_TEXT LOG_TEXT CMD...: CMD must fail, print ERRNO_TEXT
+# (e.g. "File exists") and leave LOG_TEXT in the kernel log ("" for none).
+t_refuse() {
+	local name=$1 errtext=$2 logtext=$3 out
+	shift 3
+	dmesg -C
+	if out=$("$@" 2>&1); then
+		t_fail "$name" "succeeded: $*"
+	elif ! grep -qF -- "$errtext" <<<"$out"; then
+		t_fail "$name" "wanted '$errtext', got '$out'"
+	elif [ -n "$logtext" ] && ! dmesg | grep -qF -- "$logtext"; then
+		t_fail "$name" "no '$logtext' in the kernel log"
+	else
+		t_ok "$name"
+	fi
+}
+
+# devinfo DEV FIELD: one field of `ibv_devinfo -v -d DEV`, e.g. active_mtu.
+devinfo() {
+	ibv_devinfo -v -d "$1" | awk -v f="$2:" '$1 == f { $1 = ""; sub(/^ /, ""); print; exit }'
+}
+
+# counter DEV NAME: a port counter of DEV as rdma statistic reports it.
+counter() {
+	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
+}
+
+# gid_types DEV GID: the types ("IB/RoCE v1", "RoCE v2") under which GID
+# (sysfs notation) appears in DEV's table, one per line.
+gid_types() {
+	local dev=$1 gid=$2 f i
+	for f in /sys/class/infiniband/"$dev"/ports/1/gids/*; do
+		i=${f##*/}
+		[ "$(cat "$f" 2>/dev/null)" = "$gid" ] || continue
+		cat "/sys/class/infiniband/$dev/ports/1/gid_attrs/types/$i" 2>/dev/null
+	done
+}
+
+has_gid_type() {
+	gid_types "$1" "$2" | grep -qxF "$3"
+}
+
+# ipv4 address -> RoCEv2 GID in sysfs notation (::ffff:a.b.c.d)
+v4_gid() {
+	local IFS=.
+	# shellcheck disable=SC2086
+	set -- $1
+	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' "$1" "$2" "$3" "$4"
+}
+
+# MAC -> EUI-64 as ibv_devinfo prints node_guid (xxxx:xxxx:xxxx:xxxx)
+mac_guid() {
+	local IFS=:
+	# shellcheck disable=SC2086
+	set -- $1
+	printf '%02x%s:%sff:fe%s:%s%s\n' $((0x$1 ^ 2)) "$2" "$3" "$4" "$5" "$6"
+}
