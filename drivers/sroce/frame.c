@@ -9,6 +9,7 @@
  */
 #include <linux/bitops.h>
 #include <linux/errno.h>
+#include <linux/limits.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
 #include <net/checksum.h>
@@ -147,10 +148,10 @@ int sroce_frame_build(void *nh, unsigned int size, const struct sroce_net_params
 	sroce_bth_set_padcnt(bth, pad);
 
 	p = bth + info->hdr_len;
-	if (payload)
-		memcpy(p, payload, payload_len);
-	else
+	if (!payload)
 		memset(p, 0, payload_len);
+	else if (payload != p)
+		memcpy(p, payload, payload_len);
 	memset(p + payload_len, 0, pad);
 
 	sroce_frame_put_icrc(nh, np->type, len - SROCE_ICRC_LEN);

@@ -55,11 +55,11 @@ void sroce_frame_put_icrc(void *nh, enum sroce_net_type t, unsigned int len);
 /*
  * Build a complete packet at @nh (at most @size bytes): network headers, the
  * transport headers at @tp_hdr (BTH and extended headers as the BTH opcode
- * requires; may already sit in place at @nh + sroce_net_hdr_len()), the
- * payload (zeros if @payload is NULL), zero pad and ICRC.  The BTH pad count
- * is set here.  Returns the packet length, -EINVAL for an unknown opcode or
- * a payload on an opcode without one, -ENOSPC if @size is too small, or an
- * error of sroce_net_hdr_build().
+ * requires), the payload (zeros if @payload is NULL), zero pad and ICRC.
+ * Transport headers and payload may already sit where they belong in @nh.
+ * The BTH pad count is set here.  Returns the packet length, -EINVAL for an
+ * unknown opcode or a payload on an opcode without one, -ENOSPC if @size is
+ * too small, or an error of sroce_net_hdr_build().
  */
 int sroce_frame_build(void *nh, unsigned int size, const struct sroce_net_params *np,
 		      const void *tp_hdr, const void *payload, unsigned int payload_len);
