@@ -139,7 +139,7 @@ struct sroce_pkt {
 int sroce_pkt_parse(const void *nh, unsigned int len, enum sroce_net_type t,
 		    struct sroce_pkt *pkt);
 
-/* Needs all pkt->len bytes at @nh. */
+/* For a packet sroce_pkt_parse() accepted; needs all pkt->len bytes at @nh. */
 bool sroce_pkt_icrc_ok(const void *nh, const struct sroce_pkt *pkt);
 
 static inline const void *sroce_pkt_bth(const void *nh, const struct sroce_pkt *pkt)

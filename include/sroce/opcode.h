@@ -91,7 +91,7 @@ enum sroce_ext_hdr {
 #define SROCE_OPF_IMMDT		BIT(SROCE_HDR_IMMDT)
 #define SROCE_OPF_IETH		BIT(SROCE_HDR_IETH)
 #define SROCE_OPF_HDR_MASK	(BIT(SROCE_HDR_NUM) - 1)
-/* Payload bytes may follow the headers (otherwise only pad-free ICRC). */
+/* Payload may follow the headers; otherwise the ICRC comes right after them. */
 #define SROCE_OPF_PAYLOAD	BIT(8)
 /* Position of the packet in its message; single-packet operations are ONLY. */
 #define SROCE_OPF_FIRST		BIT(9)
