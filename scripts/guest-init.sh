@@ -10,6 +10,10 @@
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=dumb LANG=C.UTF-8
 
+# Parsed whole before it runs (bash reads scripts as it goes), so the file
+# can be edited while guests are using it.
+{
+
 # PID 1 must never exit (that panics), so every way out goes through here.
 poweroff_now() {
 	sync
@@ -102,10 +106,12 @@ if grep -Eq "$splat_re" "$rig/dmesg.$role"; then
 	else
 		echo "rig: kernel splat in guest $role; dmesg follows"
 		cat "$rig/dmesg.$role"
-		echo "rig: kernel splat in guest $role"
+		echo "rig: kernel splat in guest $role:"
+		grep -E "$splat_re" "$rig/dmesg.$role" | head -n 5
 		status=126
 	fi
 fi
 
 echo "$status" >"$rig/status.$role.tmp" && mv "$rig/status.$role.tmp" "$rig/status.$role"
 poweroff_now
+}

@@ -21,8 +21,8 @@ _t_passed=0
 _t_failed=0
 
 log() {
-	local now=${EPOCHREALTIME:-}
-	printf '[%s %s] %s\n' "$SROCE_ROLE" "$(date +%T).${now:11:3}" "$*" >&2
+	local now=$EPOCHREALTIME
+	printf '[%s %(%T)T.%s] %s\n' "$SROCE_ROLE" "${now%.*}" "${now:${#now}-6:3}" "$*" >&2
 }
 
 fail() {
@@ -30,12 +30,27 @@ fail() {
 	exit 1
 }
 
+# sroce_install_module [KO]: then "modprobe rdma_sroce" works.  Uses the
+# index guest.sh made on the host for the repo's .ko (SROCE_MODINDEX), as
+# depmod -a here takes minutes under TCG; falls back to depmod -a.
 sroce_install_module() {
-	local ko=${1:-$SROCE_REPO/rdma_sroce.ko} dir
-	dir=/lib/modules/$(uname -r)/updates
+	local ko=${1:-$SROCE_REPO/rdma_sroce.ko} mods idx=${SROCE_MODINDEX:-} end
+	mods=/lib/modules/$(uname -r)
 	[ -f "$ko" ] || fail "no $ko; build the module first (make)"
-	mkdir -p "$dir" || fail "cannot create $dir"
-	cp "$ko" "$dir/" || fail "cannot copy $ko to $dir"
+	mkdir -p "$mods/updates" || fail "cannot create $mods/updates"
+	cp "$ko" "$mods/updates/" || fail "cannot copy $ko to $mods/updates"
+	if [ -n "$idx" ]; then
+		end=$((SECONDS + ${SROCE_MODINDEX_TIMEOUT:-300}))
+		until [ -e "$idx.ready" ] || [ -e "$idx.failed" ] || [ $SECONDS -ge $end ]; do
+			sleep 0.2
+		done
+		if [ -e "$idx.ready" ] &&
+			[ "$(sha256sum <"$ko" | cut -d' ' -f1)" = "$(cat "$idx/ko.sha256")" ]; then
+			cp "$idx"/modules.* "$mods/" || fail "cannot copy the module index"
+			return 0
+		fi
+		log "host module index missing or for another .ko; running depmod -a (slow)"
+	fi
 	depmod -a || fail "depmod failed"
 }
 

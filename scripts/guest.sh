@@ -11,6 +11,10 @@
 # 2 on bad usage.
 set -euo pipefail
 
+# Bash reads scripts as it runs them; the braces make it parse this one
+# whole first, so editing it cannot upset runs already in progress.
+{
+
 usage() {
 	cat <<'EOF'
 usage: guest.sh [--pair] [--timeout SECS] [--mem MB] [--smp N] [--kernel PATH]
@@ -127,6 +131,8 @@ kernel_version() {
 		basename "$1" | sed 's/^vmlinuz-//'
 	fi
 }
+[ "$(dd if="$kernel" bs=1 skip=514 count=4 2>/dev/null)" = HdrS ] ||
+	die "$kernel is not a bzImage"
 kver=$(kernel_version "$kernel")
 [ -n "$kver" ] || die "cannot tell the version of $kernel"
 
@@ -273,12 +279,7 @@ key=$({
 # ---------------------------------------------------------------------------
 # Run directory: the shared 9p dir, the wire socket, console FIFOs.
 
-rundir=$(mktemp -d /tmp/sroce-run.XXXXXX)
-shared=$rundir/shared
-mkdir -p "$shared/.rig"
-chmod 1777 "$shared"
-sock=$rundir/wire.sock
-
+rundir=
 roles=(a)
 [ $pair = 1 ] && roles=(a b)
 declare -A qpid=() rpid=() ended=() t_start=() t_boot=() t_end=()
@@ -317,8 +318,8 @@ stop_guest() {
 
 # shellcheck disable=SC2317
 cleanup() {
-	local rc=$? r
-	trap - EXIT INT TERM
+	local rc=$? r _
+	trap - EXIT INT TERM HUP
 	for r in "${!qpid[@]}"; do
 		stop_guest "${qpid[$r]}"
 	done
@@ -327,17 +328,96 @@ cleanup() {
 	done
 	# Readers end at EOF once QEMU is gone; one stuck opening its FIFO
 	# (QEMU never started) needs a push.
+	[ -z "$mpid" ] || stop_guest "$mpid"
 	for r in "${!rpid[@]}"; do
+		for _ in $(seq 20); do
+			kill -0 "${rpid[$r]}" 2>/dev/null || break
+			sleep 0.1
+		done
 		kill "${rpid[$r]}" 2>/dev/null || true
 		wait "${rpid[$r]}" 2>/dev/null || true
 	done
-	save_logs || true
-	rm -rf "$rundir"
+	if [ -n "$rundir" ]; then
+		save_logs || true
+		rm -rf "$rundir"
+	fi
 	exit "$rc"
 }
 trap cleanup EXIT
 trap 'echo "guest.sh: interrupted; stopping guests" >&2; exit 130' INT
 trap 'echo "guest.sh: terminated; stopping guests" >&2; exit 143' TERM
+trap 'echo "guest.sh: hangup; stopping guests" >&2; exit 129' HUP
+
+rundir=$(mktemp -d /tmp/sroce-run.XXXXXX)
+shared=$rundir/shared
+mkdir -p "$shared/.rig"
+chmod 1777 "$shared"
+sock=$rundir/wire.sock
+
+# ---------------------------------------------------------------------------
+# Module index for the repo's rdma_sroce.ko.  depmod -a in a TCG guest
+# re-reads and unpacks all ~4000 modules over 9p (minutes); on the host it
+# takes seconds.  So depmod runs here, in a scratch base dir that links
+# the stock tree (the host's /lib/modules stays untouched), while the
+# guests boot; sroce_install_module copies the result if the .ko matches.
+# Cached by the .ko's hash.
+
+# Runs detached (own process group) so cleanup can stop it, depmod and all.
+# shellcheck disable=SC2317 # run through bash -c
+modindex_worker() {
+	set -euo pipefail
+	local ko=$1 kver=$2 cache=$3 out=$4 sum key dir tmp m e
+	m=/lib/modules/$kver
+	sum=$(sha256sum "$ko" | cut -d' ' -f1)
+	key=$( (echo "$sum"; stat -c '%s %Y' "$m/modules.dep") | sha256sum | cut -c1-16)
+	dir=$cache/$key
+	mkdir -p "$cache"
+	tmp=
+	# The guest waits for .ready or .failed.
+	trap 'rm -rf "$tmp" "$out.tmp"; [ -e "$out.ready" ] || : >"$out.failed"' EXIT
+	trap 'exit 143' TERM
+	exec 9>"$cache/.lock"
+	flock 9
+	if [ ! -f "$dir/ko.sha256" ]; then
+		tmp=$(mktemp -d "$cache/.build.XXXXXX")
+		mkdir -p "$tmp/lib/modules/$kver/updates"
+		for e in "$m"/*; do
+			case ${e##*/} in
+			modules.order | modules.builtin | modules.builtin.modinfo) cp "$e" "$tmp$m/" ;;
+			modules.* | build | source | updates) ;;
+			*) ln -s "$e" "$tmp$m/" ;;
+			esac
+		done
+		for e in "$m"/updates/*; do
+			[ -e "$e" ] && ln -s "$e" "$tmp$m/updates/"
+		done
+		cp "$ko" "$tmp$m/updates/"
+		depmod -b "$tmp" "$kver"
+		mkdir -p "$tmp/out"
+		cp "$tmp$m"/modules.* "$tmp/out/"
+		echo "$sum" >"$tmp/out/ko.sha256"
+		rm -rf "$dir"
+		mv "$tmp/out" "$dir"
+		# Keep the cache small: drop indexes unused for two days.
+		find "$cache" -mindepth 1 -maxdepth 1 -name '[0-9a-f]*' -mtime +2 -exec rm -rf {} +
+	fi
+	touch "$dir"
+	flock -u 9
+	cp -r "$dir" "$out.tmp"
+	mv "$out.tmp" "$out"
+	: >"$out.ready"
+}
+
+mpid=
+start_modindex() {
+	local ko=$repo/rdma_sroce.ko
+	[ -f "$ko" ] && [ -f "/lib/modules/$kver/modules.dep" ] || return 0
+	command -v depmod >/dev/null || return 0
+	setsid bash -c "$(declare -f modindex_worker); modindex_worker \"\$@\"" modindex \
+		"$ko" "$kver" "$cache_dir/modindex/$kver" "$shared/.rig/modindex" \
+		</dev/null >"$rundir/modindex.log" 2>&1 &
+	mpid=$!
+}
 
 # Config for stage 2, sourced by bash in the guest.
 write_config() {
@@ -359,6 +439,7 @@ write_config() {
 		printf 'export SROCE_SHARED=/shared\n'
 		printf 'export SROCE_LIB=%q\n' "$repo/scripts/guest-lib.sh"
 		printf 'export SROCE_TIMEOUT=%q\n' "$timeout"
+		[ -z "$mpid" ] || printf 'export SROCE_MODINDEX=/shared/.rig/modindex\n'
 		for kv in "${envs[@]}"; do
 			printf 'export %s=%q\n' "${kv%%=*}" "${kv#*=}"
 		done
@@ -400,6 +481,7 @@ start_guest() {
 }
 
 args=("$@")
+start_modindex
 for r in "${roles[@]}"; do
 	write_config "$r"
 done
@@ -495,3 +577,4 @@ for r in "${roles[@]}"; do
 	[ "$rc" = 0 ] && rc=${st[$r]}
 done
 exit "$rc"
+}
