@@ -170,6 +170,22 @@ static int sroce_get_hw_stats(struct ib_device *ib_dev,
 	return SROCE_NUM_COUNTERS;
 }
 
+/*
+ * The netdev is reported through the legacy get_netdev op rather than
+ * ib_device_set_netdev(): the latter also files the device in ib_core's
+ * netdev hash, where rdma_rxe's netdev notifier looks up "its" devices by
+ * driver id, which we share with it for librxe's sake.  A loaded rdma_rxe
+ * would then treat an sroce device as a struct rxe_dev and write past it
+ * on every event of our netdev.
+ */
+static struct net_device *sroce_get_netdev(struct ib_device *ib_dev, u32 port)
+{
+	struct net_device *ndev = to_sdev(ib_dev)->ndev;
+
+	dev_hold(ndev);
+	return ndev;
+}
+
 static void sroce_dealloc_driver(struct ib_device *ib_dev)
 {
 	struct sroce_dev *sdev = to_sdev(ib_dev);
@@ -192,6 +208,7 @@ static const struct ib_device_ops sroce_dev_ops = {
 	.get_port_immutable = sroce_get_port_immutable,
 	.query_pkey = sroce_query_pkey,
 	.get_link_layer = sroce_get_link_layer,
+	.get_netdev = sroce_get_netdev,
 	.alloc_hw_port_stats = sroce_alloc_hw_port_stats,
 	.get_hw_stats = sroce_get_hw_stats,
 };
@@ -232,11 +249,6 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 
 int sroce_dev_register(struct sroce_dev *sdev, const char *name)
 {
-	int err;
-
-	err = ib_device_set_netdev(&sdev->ib_dev, sdev->ndev, SROCE_PORT);
-	if (err)
-		return err;
 	/* no DMA device: ib_core then uses virtual DMA for ULP buffers */
 	return ib_register_device(&sdev->ib_dev, name, NULL);
 }

@@ -92,6 +92,7 @@ t_refuse "refuse unknown netdev" "No such device" "" \
 	rdma link add bad0 type sroce netdev nosuchdev
 t_refuse "refuse loopback" "Invalid argument" "lo is not an Ethernet device" \
 	rdma link add bad0 type sroce netdev lo
+modprobe tun
 ip tuntap add tun0 mode tun
 t_refuse "refuse an L3 tun device" "Invalid argument" "tun0 is not an Ethernet device" \
 	rdma link add bad0 type sroce netdev tun0

@@ -83,3 +83,6 @@ mac_guid() {
 	set -- $1
 	printf '%02x%s:%sff:fe%s:%s%s\n' $((0x$1 ^ 2)) "$2" "$3" "$4" "$5" "$6"
 }
+
+# for checks that run these through bash -c
+export -f devinfo counter gid_types has_gid_type v4_gid
