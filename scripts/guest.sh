@@ -28,8 +28,18 @@ usage: guest.sh [--pair] [--timeout SECS] [--mem MB] [--smp N] [--kernel PATH]
   --log PREFIX     save PREFIX.<role>.console and PREFIX.<role>.dmesg
   --env K=V        export K=V to the script (repeatable)
 
-SCRIPT runs with bash in the guest, by its host path, from the repo
-directory.  See scripts/guest-lib.sh for what the guest provides.
+SCRIPT runs with bash in the guest (by its host path, from the repo dir)
+after the rig has mounted the host root read-only under a writable tmpfs
+overlay, /shared (a per-run host dir, the same for both guests), /tmp,
+/run, configfs and debugfs, and brought up eth0 (MTU 4200; a: 192.0.2.1/24
+2001:db8::1/64, b: .2 and ::2).  Its environment: SROCE_ROLE (a|b),
+SROCE_PEER_ROLE, SROCE_PAIR (0|1), SROCE_MY_IP4/6, SROCE_PEER_IP4/6,
+SROCE_REPO, SROCE_SHARED=/shared, SROCE_LIB (scripts/guest-lib.sh),
+SROCE_TIMEOUT, SROCE_MODINDEX (if the repo has rdma_sroce.ko), the --env
+pairs.  A kernel splat fails the run unless --env SROCE_ALLOW_SPLAT=1.
+
+Exit: the script's status (pair: 0 if both passed), 124 timeout, 125 boot
+failure, 126 kernel splat or guest crash, 2 usage.
 EOF
 }
 
@@ -471,7 +481,7 @@ start_guest() {
 		-machine q35 -cpu max -m "$mem" -smp "$smp" \
 		-nodefaults -display none -no-reboot -monitor none -serial stdio \
 		-kernel "$kernel" -initrd "$initramfs" \
-		-append "console=ttyS0 quiet panic=-1 net.ifnames=0 sroce_init=${SROCE_GUEST_INIT:-$here/guest-init.sh} sroce_role=$role" \
+		-append "console=ttyS0 quiet panic=-1 net.ifnames=0 sroce_init=$init2 sroce_role=$role" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$shared,mount_tag=shared,security_model=none,multidevs=remap" \
 		-netdev "$netdev" -device "virtio-net-pci,netdev=n0,mac=$mac,romfile=" \
@@ -481,6 +491,9 @@ start_guest() {
 }
 
 args=("$@")
+# SROCE_GUEST_INIT: a modified stage 2 to try out (debugging the rig).
+init2=${SROCE_GUEST_INIT:-$here/guest-init.sh}
+[[ $init2 != *[[:space:]]* ]] || die "$init2: a path with spaces cannot go on the kernel command line"
 start_modindex
 for r in "${roles[@]}"; do
 	write_config "$r"
@@ -507,6 +520,11 @@ elapsed() {
 	printf '%d.%01d' $(((e - s) / 1000000)) $(((e - s) % 1000000 / 100000))
 }
 
+# Once one guest of a pair has failed, the other gets a grace period and is
+# then stopped: its peer-facing work (a server awaiting a dead client) may
+# otherwise wait out the whole timeout.
+grace=${SROCE_PEER_GRACE:-30}
+failed_at=
 while [ $finished -lt ${#roles[@]} ]; do
 	for r in "${roles[@]}"; do
 		[ -n "${ended[$r]:-}" ] && continue
@@ -520,10 +538,15 @@ while [ $finished -lt ${#roles[@]} ]; do
 			finished=$((finished + 1))
 			# Lets the peer's barrier give up at once instead of timing out.
 			: >"$shared/.rig/exited.$r"
+			if [ -z "$failed_at" ] && [ "$(cat "$shared/.rig/status.$r" 2>/dev/null)" != 0 ]; then
+				failed_at=$SECONDS
+			fi
 		fi
 	done
 	[ $finished -lt ${#roles[@]} ] || break
-	if [ $SECONDS -ge $deadline ]; then
+	[ $SECONDS -lt $deadline ] || break
+	if [ -n "$failed_at" ] && [ $SECONDS -ge $((failed_at + grace)) ]; then
+		stopped_early=1
 		break
 	fi
 	sleep 0.2
@@ -547,7 +570,10 @@ for r in "${roles[@]}"; do
 		[ -n "${t_end[$r]:-}" ] && times+=", total $(elapsed "${t_start[$r]}" "${t_end[$r]}") s"
 		times+=")"
 	fi
-	if [ -z "${ended[$r]:-}" ]; then
+	if [ -z "${ended[$r]:-}" ] && [ -n "${stopped_early:-}" ]; then
+		st[$r]=stopped
+		echo "guest.sh: $who: stopped, $grace s after its peer failed$times" >&2
+	elif [ -z "${ended[$r]:-}" ]; then
 		st[$r]=124
 		echo "guest.sh: $who: TIMEOUT after $timeout s, killing it$times" >&2
 	elif [ -f "$shared/.rig/status.$r" ]; then
@@ -574,7 +600,7 @@ for want in 124 125 126; do
 	done
 done
 for r in "${roles[@]}"; do
-	[ "$rc" = 0 ] && rc=${st[$r]}
+	[ "$rc" = 0 ] && [ "${st[$r]}" != stopped ] && rc=${st[$r]}
 done
 exit "$rc"
 }
