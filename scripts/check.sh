@@ -62,6 +62,12 @@ if want build; then
 		cat "$logdir/build.log"
 		not_ok "module builds"
 	fi
+	if bash scripts/style.sh >"$logdir/style.log" 2>&1; then
+		ok "checkpatch --strict clean"
+	else
+		cat "$logdir/style.log"
+		not_ok "checkpatch --strict clean"
+	fi
 fi
 
 if want kunit; then

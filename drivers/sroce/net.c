@@ -26,7 +26,7 @@
  * @sock6: IPv6-only UDP tunnel socket on port 4791
  */
 struct sroce_net {
-	struct mutex lock;
+	struct mutex lock;	/* protects the fields below */
 	unsigned int users;
 	struct socket *sock4;
 	struct socket *sock6;
