@@ -15,6 +15,7 @@ logdir=${SROCE_LOGDIR:-$(mktemp -d /tmp/sroce-check.XXXXXX)}
 mkdir -p "$logdir"
 passed=0
 failed=0
+splat_re='BUG: |WARNING: |KASAN: |UBSAN: |possible circular locking|possible recursive locking|Oops|general protection fault|kmemleak: .*suspected'
 
 ok() {
 	passed=$((passed + 1))
@@ -85,6 +86,16 @@ if want kunit; then
 		not_ok "kunit run" "kunit.sh exited $rc (see $logdir/kunit.log)"
 	elif [ "$p" = 0 ]; then
 		not_ok "kunit run" "no test ran"
+	fi
+	# kunit.py shows only KUnit's lines; the KASAN/lockdep kernel's own
+	# complaints are in the full log.
+	klog=${SROCE_CACHE:-/var/cache/sroce}/kunit-build/test.log
+	if [ ! -f "$klog" ]; then
+		not_ok "KUnit kernel log free of splats" "no $klog"
+	elif grep -E "$splat_re" "$klog"; then
+		not_ok "KUnit kernel log free of splats" "see $klog"
+	else
+		ok "KUnit kernel log free of splats (KASAN, lockdep, WARN, BUG)"
 	fi
 fi
 
