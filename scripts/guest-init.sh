@@ -17,7 +17,7 @@ export HOME=/root TERM=dumb LANG=C.UTF-8
 # PID 1 must never exit (that panics), so every way out goes through here.
 poweroff_now() {
 	sync
-	echo o >/proc/sysrq-trigger
+	echo o >/proc/sysrq-trigger || busybox poweroff -f
 	# Builtins only: the 9p root goes away while the kernel powers off.
 	while :; do read -r -t 60 _ </dev/console; done 2>/dev/null
 }

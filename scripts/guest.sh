@@ -158,9 +158,10 @@ read -r -d '' initramfs_init <<'EOF' || true
 /bin/busybox --install -s /bin
 export PATH=/bin
 
+# reboot(2) directly: /proc may already have moved to the new root.
 die() {
 	echo "rig-initramfs: $*"
-	echo o >/proc/sysrq-trigger
+	poweroff -f
 	while :; do sleep 60; done
 }
 
@@ -188,10 +189,10 @@ mount -t tmpfs -o mode=0755 rw /rw
 mkdir -p /rw/upper /rw/work
 mount -t overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work \
 	overlay /newroot || die "cannot mount the overlay"
+[ -f "/newroot$stage2" ] || die "$stage2 not found on the host root"
 for d in proc sys dev; do
 	mount --move "/$d" "/newroot/$d" || die "cannot move /$d"
 done
-[ -f "/newroot$stage2" ] || die "$stage2 not found on the host root"
 exec switch_root /newroot /bin/bash "$stage2"
 EOF
 
@@ -376,13 +377,14 @@ sock=$rundir/wire.sock
 # shellcheck disable=SC2317 # run through bash -c
 modindex_worker() {
 	set -euo pipefail
-	local ko=$1 kver=$2 cache=$3 out=$4 sum key dir tmp m e
+	# Not local: the EXIT trap runs after this function has returned.
+	ko=$1 kver=$2 cache=$3 out=$4 tmp=
+	local sum key dir m e
 	m=/lib/modules/$kver
 	sum=$(sha256sum "$ko" | cut -d' ' -f1)
 	key=$( (echo "$sum"; stat -c '%s %Y' "$m/modules.dep") | sha256sum | cut -c1-16)
 	dir=$cache/$key
 	mkdir -p "$cache"
-	tmp=
 	# The guest waits for .ready or .failed.
 	trap 'rm -rf "$tmp" "$out.tmp"; [ -e "$out.ready" ] || : >"$out.failed"' EXIT
 	trap 'exit 143' TERM
@@ -408,6 +410,7 @@ modindex_worker() {
 		echo "$sum" >"$tmp/out/ko.sha256"
 		rm -rf "$dir"
 		mv "$tmp/out" "$dir"
+		rm -rf "$tmp"
 		# Keep the cache small: drop indexes unused for two days.
 		find "$cache" -mindepth 1 -maxdepth 1 -name '[0-9a-f]*' -mtime +2 -exec rm -rf {} +
 	fi
