@@ -45,6 +45,10 @@ mnt tmpfs tmpfs /run mode=0755
 mnt devpts devpts /dev/pts gid=5,mode=620,ptmxmode=666
 mnt tmpfs tmpfs /dev/shm mode=1777
 mnt debugfs debugfs /sys/kernel/debug
+# No DAD on the wire: the link-local address (RoCE GID 0) must be usable
+# at once too, not only the nodad one we add.  Before eth0 exists.
+echo 0 >/proc/sys/net/ipv6/conf/default/accept_dad
+echo 0 >/proc/sys/net/ipv6/conf/all/accept_dad
 # No udev here: load what the rig needs by hand, in one go (each exec costs).
 modprobe -a configfs virtio_net virtio_rng || rig_die "cannot load the rig's modules"
 mnt configfs configfs /sys/kernel/config
