@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Top-level entry points.  `make` builds rdma_sroce.ko against Debian's 6.12
-# headers; the other targets run the guest rig, KUnit and benchmarks.
+# headers; the other targets run KUnit, the guest tests and the demo.
 
 KVER ?= $(shell find /lib/modules -maxdepth 1 -name '6.12.*-amd64' -printf '%f\n' 2>/dev/null | sort -V | tail -n 1)
 KDIR ?= /lib/modules/$(KVER)/build
 
-.PHONY: all modules deps kunit vmtest check demo bench clean style
+.PHONY: all modules deps kunit vmtest check demo clean style
 
 all: modules
 
@@ -21,16 +21,13 @@ kunit: deps
 	bash scripts/kunit.sh
 
 vmtest: deps modules
-	bash scripts/vmtest.sh
+	SROCE_CHECK_ONLY=guest bash scripts/check.sh
 
 check: deps
 	bash scripts/check.sh
 
 demo: deps modules
 	bash scripts/demo.sh
-
-bench: deps modules
-	bash scripts/bench.sh
 
 style:
 	bash scripts/style.sh

@@ -6,6 +6,8 @@
 # "N passed, N failed" and the exit status is non-zero if anything failed.
 #
 # SROCE_CHECK_ONLY="build kunit guest" picks stages (default: all).
+# Logs are kept (and their directory printed) only when something failed,
+# or when SROCE_LOGDIR names where to put them.
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -120,6 +122,10 @@ if want guest; then
 fi
 
 echo
-echo "logs: $logdir"
+if [ "$failed" != 0 ] || [ -n "${SROCE_LOGDIR:-}" ]; then
+	echo "logs: $logdir"
+else
+	rm -rf "$logdir"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
