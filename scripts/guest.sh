@@ -224,7 +224,7 @@ initramfs_modules() {
 	printf '%s\n' "${seen[@]}"
 }
 
-cache_dir=/var/cache/sroce/guest
+cache_dir=${SROCE_CACHE:-/var/cache/sroce}/guest
 if ! mkdir -p "$cache_dir" 2>/dev/null || [ ! -w "$cache_dir" ]; then
 	cache_dir=${XDG_CACHE_HOME:-$HOME/.cache}/sroce/guest
 	mkdir -p "$cache_dir"
