@@ -186,5 +186,8 @@ t_check "no device left after unload" bash -c '[ -z "$(ls /sys/class/infiniband)
 t_check "reload and link again" \
 	bash -c 'modprobe rdma_sroce && rdma link add sroce0 type sroce netdev vr && rdma link delete sroce0'
 t_check "unload after links are gone" modprobe -r rdma_sroce
+t_check "rdma link add loads the module on demand" \
+	bash -c 'rdma link add sroce0 type sroce netdev vr && lsmod | grep -qw rdma_sroce'
+t_check "and it unloads again" bash -c 'rdma link delete sroce0 && modprobe -r rdma_sroce'
 
 t_done
