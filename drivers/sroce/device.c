@@ -61,6 +61,8 @@ static int sroce_query_device(struct ib_device *ib_dev,
 	attr->vendor_id = SROCE_VENDOR_ID;
 	attr->vendor_part_id = SROCE_VENDOR_PART_ID;
 	attr->max_pd = SROCE_MAX_PD;
+	attr->max_cq = SROCE_MAX_CQ;
+	attr->max_cqe = SROCE_MAX_CQE;
 	attr->max_pkeys = 1;
 	attr->local_ca_ack_delay = 15;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
@@ -244,6 +246,7 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 				   BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	ib_set_device_ops(ib_dev, &sroce_dev_ops);
 	ib_set_device_ops(ib_dev, &sroce_verbs_ops);
+	ib_set_device_ops(ib_dev, &sroce_cq_ops);
 	return sdev;
 }
 

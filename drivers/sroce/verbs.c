@@ -36,13 +36,6 @@ static int sroce_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 	return -EOPNOTSUPP;
 }
 
-static int sroce_create_cq(struct ib_cq *ibcq,
-			   const struct ib_cq_init_attr *attr,
-			   struct uverbs_attr_bundle *attrs)
-{
-	return -EOPNOTSUPP;
-}
-
 static int sroce_create_qp(struct ib_qp *ibqp,
 			   struct ib_qp_init_attr *init_attr,
 			   struct ib_udata *udata)
@@ -57,21 +50,6 @@ static int sroce_create_qp(struct ib_qp *ibqp,
 static int sroce_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
 	return 0;
-}
-
-static int sroce_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int sroce_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
-{
-	return 0;
-}
-
-static int sroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags f)
-{
-	return -EOPNOTSUPP;
 }
 
 static int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
@@ -124,10 +102,6 @@ const struct ib_device_ops sroce_verbs_ops = {
 	.create_ah = sroce_create_ah,
 	.create_user_ah = sroce_create_ah,
 	.destroy_ah = sroce_destroy_ah,
-	.create_cq = sroce_create_cq,
-	.destroy_cq = sroce_destroy_cq,
-	.poll_cq = sroce_poll_cq,
-	.req_notify_cq = sroce_req_notify_cq,
 	.create_qp = sroce_create_qp,
 	.modify_qp = sroce_modify_qp,
 	.destroy_qp = sroce_destroy_qp,

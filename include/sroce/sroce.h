@@ -26,6 +26,8 @@
 #define SROCE_GID_TABLE_LEN	256
 #define SROCE_MAX_MSG_SIZE	0x80000000u	/* 2 GiB, as IBTA allows */
 #define SROCE_MAX_PD		0x10000
+#define SROCE_MAX_CQ		0x10000
+#define SROCE_MAX_CQE		0x8000	/* largest cqe asked for; rings round up */
 
 struct sroce_net;
 
