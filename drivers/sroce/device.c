@@ -9,6 +9,8 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
+#include <sroce/mr.h>
+#include <sroce/pool.h>
 #include <sroce/sroce.h>
 #include <sroce/verbs.h>
 
@@ -63,6 +65,10 @@ static int sroce_query_device(struct ib_device *ib_dev,
 	attr->max_pd = SROCE_MAX_PD;
 	attr->max_cq = SROCE_MAX_CQ;
 	attr->max_cqe = SROCE_MAX_CQE;
+	attr->max_mr = SROCE_MAX_KEYS - 1;
+	attr->max_mw = SROCE_MAX_KEYS - 1;	/* shares the MRs' key space */
+	attr->max_ah = SROCE_MAX_AH - 1;
+	attr->max_fast_reg_page_list_len = SROCE_MAX_FAST_REG_PAGES;
 	attr->max_pkeys = 1;
 	attr->local_ca_ack_delay = 15;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
@@ -193,6 +199,7 @@ static void sroce_dealloc_driver(struct ib_device *ib_dev)
 	struct sroce_dev *sdev = to_sdev(ib_dev);
 
 	sroce_link_detach(sdev);
+	sroce_pool_fini(sdev);
 	free_percpu(sdev->stats);
 	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 	WRITE_ONCE(sdev->dead, true);
@@ -235,6 +242,7 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	sdev->port_state = sroce_port_state(ndev);
 	INIT_LIST_HEAD(&sdev->list);
 	INIT_LIST_HEAD(&sdev->all_entry);
+	sroce_pool_init(sdev);
 
 	ib_dev = &sdev->ib_dev;
 	ib_dev->node_type = RDMA_NODE_IB_CA;
@@ -246,6 +254,8 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 				   BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	ib_set_device_ops(ib_dev, &sroce_dev_ops);
 	ib_set_device_ops(ib_dev, &sroce_verbs_ops);
+	ib_set_device_ops(ib_dev, &sroce_mr_ops);
+	ib_set_device_ops(ib_dev, &sroce_ah_ops);
 	ib_set_device_ops(ib_dev, &sroce_cq_ops);
 	return sdev;
 }

@@ -20,22 +20,6 @@ static void sroce_dealloc_ucontext(struct ib_ucontext *ibuc)
 {
 }
 
-static int sroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int sroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int sroce_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
-			   struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
 static int sroce_create_qp(struct ib_qp *ibqp,
 			   struct ib_qp_init_attr *init_attr,
 			   struct ib_udata *udata)
@@ -47,11 +31,6 @@ static int sroce_create_qp(struct ib_qp *ibqp,
  * The ops below can only be reached through an object create_* handed out,
  * which it never does yet; ib_core still insists they exist.
  */
-static int sroce_destroy_ah(struct ib_ah *ibah, u32 flags)
-{
-	return 0;
-}
-
 static int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			   int mask, struct ib_udata *udata)
 {
@@ -77,39 +56,14 @@ static int sroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	return -EOPNOTSUPP;
 }
 
-static struct ib_mr *sroce_get_dma_mr(struct ib_pd *ibpd, int access)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static struct ib_mr *sroce_reg_user_mr(struct ib_pd *ibpd, u64 start,
-				       u64 length, u64 iova, int access,
-				       struct ib_udata *udata)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
-{
-	return 0;
-}
-
 const struct ib_device_ops sroce_verbs_ops = {
 	.alloc_ucontext = sroce_alloc_ucontext,
 	.dealloc_ucontext = sroce_dealloc_ucontext,
-	.alloc_pd = sroce_alloc_pd,
-	.dealloc_pd = sroce_dealloc_pd,
-	.create_ah = sroce_create_ah,
-	.create_user_ah = sroce_create_ah,
-	.destroy_ah = sroce_destroy_ah,
 	.create_qp = sroce_create_qp,
 	.modify_qp = sroce_modify_qp,
 	.destroy_qp = sroce_destroy_qp,
 	.post_send = sroce_post_send,
 	.post_recv = sroce_post_recv,
-	.get_dma_mr = sroce_get_dma_mr,
-	.reg_user_mr = sroce_reg_user_mr,
-	.dereg_mr = sroce_dereg_mr,
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, sroce_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, sroce_cq, ibcq),

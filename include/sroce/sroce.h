@@ -10,6 +10,7 @@
 #include <linux/list.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
 #include <sroce/stats.h>
@@ -45,6 +46,11 @@ struct sroce_net;
  * @listed: @list is linked and the v1 hook is installed
  * @net_ref: holds a reference on the UDP socket of @net
  * @dead: dealloc_driver has run; only the reference of @all_entry is left
+ * @keys: MR and MW key index -> object, looked up under RCU (pool.c)
+ * @ahs: AH number -> user AH, for librxe's UD WQEs (ah.c)
+ * @key_next: cursor of the cyclic key index allocation
+ * @ah_next: cursor of the cyclic AH number allocation
+ * @num_pd: PDs allocated, held to max_pd
  */
 struct sroce_dev {
 	struct ib_device ib_dev;
@@ -59,6 +65,13 @@ struct sroce_dev {
 	bool listed;
 	bool net_ref;
 	bool dead;
+
+	/* number spaces of the verbs objects, see include/sroce/pool.h */
+	struct xarray keys;
+	struct xarray ahs;
+	u32 key_next;
+	u32 ah_next;
+	atomic_t num_pd;
 };
 
 static inline struct sroce_dev *to_sdev(struct ib_device *ib_dev)

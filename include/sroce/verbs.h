@@ -6,6 +6,9 @@
 #ifndef SROCE_VERBS_H
 #define SROCE_VERBS_H
 
+#include <linux/completion.h>
+#include <linux/if_ether.h>
+#include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <rdma/ib_verbs.h>
@@ -20,9 +23,126 @@ struct sroce_pd {
 	struct ib_pd ibpd;
 };
 
+static inline struct sroce_pd *to_spd(struct ib_pd *ibpd)
+{
+	return container_of(ibpd, struct sroce_pd, ibpd);
+}
+
+/**
+ * struct sroce_av - where packets of an AH or a connected QP go
+ * @network_type: RDMA_NETWORK_ROCE_V1, RDMA_NETWORK_IPV4 or _IPV6
+ * @port_num: always SROCE_PORT
+ * @sl: service level from the AH attributes
+ * @static_rate: IB rate code, kept for query_ah
+ * @traffic_class: GRH traffic class, or the IPv4 TOS / IPv6 TC byte
+ * @hop_limit: GRH hop limit, IPv4 TTL, IPv6 hop limit
+ * @sgid_index: index of @sgid in the port's GID table
+ * @flow_label: 20-bit GRH / IPv6 flow label
+ * @vlan_id: VLAN of the source GID's netdev, 0xffff for none
+ * @dmac: destination MAC, resolved by ib_core before we see the attributes
+ * @smac: MAC of the source GID's netdev
+ * @sgid: source GID (an IPv4-mapped address for RoCEv2 over IPv4)
+ * @dgid: destination GID
+ */
+struct sroce_av {
+	u8 network_type;
+	u8 port_num;
+	u8 sl;
+	u8 static_rate;
+	u8 traffic_class;
+	u8 hop_limit;
+	u8 sgid_index;
+	u32 flow_label;
+	u16 vlan_id;
+	u8 dmac[ETH_ALEN];
+	u8 smac[ETH_ALEN];
+	union ib_gid sgid;
+	union ib_gid dgid;
+};
+
+/**
+ * struct sroce_ah - an address handle
+ * @ibah: the ib_core object (first, ib_core allocates it)
+ * @av: the address, copied from the attributes at creation
+ * @ah_num: non-zero number librxe puts in UD WQEs; 0 for kernel AHs, which
+ *	are not in the device's AH table
+ * @ref: one for the table plus one per sroce_ah_get()
+ * @done: completed when the last reference is dropped
+ */
 struct sroce_ah {
 	struct ib_ah ibah;
+	struct sroce_av av;
+	u32 ah_num;
+	refcount_t ref;
+	struct completion done;
 };
+
+static inline struct sroce_ah *to_sah(struct ib_ah *ibah)
+{
+	return container_of(ibah, struct sroce_ah, ibah);
+}
+
+enum sroce_mr_type {
+	SROCE_MR_DMA,		/* iova is a kernel virtual address */
+	SROCE_MR_USER,		/* pinned user pages */
+	SROCE_MR_FAST,		/* kernel page list, valid after IB_WR_REG_MR */
+};
+
+enum sroce_mr_state {
+	SROCE_MR_FREE,		/* fast-reg MR not registered or invalidated */
+	SROCE_MR_VALID,
+};
+
+/**
+ * struct sroce_mr - a memory region
+ * @ibmr: the ib_core object; ibmr.lkey == ibmr.rkey is the current key
+ * @pd: the PD accesses are checked against (rereg may change it)
+ * @type: DMA, user or fast-reg
+ * @state: accesses are only granted while VALID
+ * @access: IB_ACCESS_* flags granted
+ * @iova: first byte of the registered range
+ * @length: bytes in the registered range
+ * @page_shift: log2 of the page size of @pages / @fr_pages
+ * @page_off: offset of @iova in the first page
+ * @npages: pages covering the registered range
+ * @umem: pinned user memory (user MRs)
+ * @pages: the pinned pages (user MRs)
+ * @fr_pages: kernel virtual addresses of the pages (fast-reg MRs)
+ * @fr_max: size of @fr_pages (alloc_mr's max_num_sg)
+ * @fr_mapped: pages set by the last map_mr_sg
+ * @fr_map_off: offset of the mapped iova in its page at map_mr_sg time
+ * @lock: serialises state, key, access and PD changes
+ * @ref: one for the key table plus one per sroce_mr_lookup()
+ * @done: completed when the last reference is dropped
+ * @rcu: the MR is freed after a grace period: lookups run under RCU
+ */
+struct sroce_mr {
+	struct ib_mr ibmr;
+	struct sroce_pd *pd;
+	enum sroce_mr_type type;
+	enum sroce_mr_state state;
+	int access;
+	u64 iova;
+	u64 length;
+	u32 page_shift;
+	u32 page_off;
+	u32 npages;
+	struct ib_umem *umem;
+	struct page **pages;
+	u64 *fr_pages;
+	u32 fr_max;
+	u32 fr_mapped;
+	u32 fr_map_off;
+	spinlock_t lock;	/* see @lock above */
+	refcount_t ref;
+	struct completion done;
+	struct rcu_head rcu;
+};
+
+static inline struct sroce_mr *to_smr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct sroce_mr, ibmr);
+}
 
 /**
  * struct sroce_cq - a completion queue
@@ -60,6 +180,13 @@ struct sroce_srq {
 	struct ib_srq ibsrq;
 };
 
+/**
+ * struct sroce_mw - a memory window (type 1 or 2)
+ * @ibmw: the ib_core object (first, ib_core allocates it)
+ *
+ * Windows take a key from the MRs' key space but cannot be bound yet, so
+ * no access is ever granted through one.
+ */
 struct sroce_mw {
 	struct ib_mw ibmw;
 };
