@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for memory keys and checked MR access: key encoding and the
+ * key byte's rotation, range checks against hostile iova/length values,
+ * copies across page boundaries of page-array MRs built here (no device
+ * needed), and the alignment and bounds rules of 8-byte atomics.
+ */
+#include <kunit/test.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <rdma/ib_umem.h>
+
+#include <sroce/mr.h>
+#include <sroce/pool.h>
+#include <sroce/verbs.h>
+
+#define TEST_NPAGES	3
+
+struct sroce_mr_test_ctx {
+	struct sroce_mr mr;
+	struct page *pages[TEST_NPAGES];
+	u64 fr_pages[TEST_NPAGES];
+};
+
+static void sroce_mr_test_common(struct sroce_mr *mr, u64 iova, u64 length)
+{
+	spin_lock_init(&mr->lock);
+	refcount_set(&mr->ref, 1);
+	init_completion(&mr->done);
+	mr->state = SROCE_MR_VALID;
+	mr->iova = iova;
+	mr->length = length;
+	mr->page_shift = PAGE_SHIFT;
+}
+
+static void sroce_mr_test_free(void *data)
+{
+	struct sroce_mr_test_ctx *ctx = data;
+	int i;
+
+	for (i = 0; i < TEST_NPAGES; i++)
+		if (ctx->pages[i])
+			__free_page(ctx->pages[i]);
+}
+
+/*
+ * A user-type MR over TEST_NPAGES zeroed pages, as reg_user_mr builds it:
+ * @iova shares its in-page offset with the first byte of the pages.
+ */
+static struct sroce_mr *sroce_mr_test_pages(struct kunit *test, u64 iova,
+					    u64 length)
+{
+	struct sroce_mr_test_ctx *ctx;
+	int i;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	i = kunit_add_action_or_reset(test, sroce_mr_test_free, ctx);
+	KUNIT_ASSERT_EQ(test, i, 0);
+	for (i = 0; i < TEST_NPAGES; i++) {
+		ctx->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		KUNIT_ASSERT_NOT_NULL(test, ctx->pages[i]);
+	}
+	sroce_mr_test_common(&ctx->mr, iova, length);
+	ctx->mr.type = SROCE_MR_USER;
+	ctx->mr.pages = ctx->pages;
+	ctx->mr.page_off = offset_in_page(iova);
+	ctx->mr.npages = TEST_NPAGES;
+	ctx->mr.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_ATOMIC;
+	return &ctx->mr;
+}
+
+static void sroce_mr_key_encode(struct kunit *test)
+{
+	u32 key = sroce_key_make(0x12345, 0xab);
+
+	KUNIT_EXPECT_EQ(test, key, 0x012345ab);
+	KUNIT_EXPECT_EQ(test, sroce_key_index(key), 0x12345);
+	KUNIT_EXPECT_EQ(test, sroce_key_byte(key), 0xab);
+	KUNIT_EXPECT_EQ(test, sroce_key_index(sroce_key_make(SROCE_MAX_KEYS - 1, 0)),
+			SROCE_MAX_KEYS - 1);
+	/* the whole 24-bit index survives */
+	KUNIT_EXPECT_EQ(test, sroce_key_index(0xffffffff), 0xffffff);
+	KUNIT_EXPECT_EQ(test, sroce_key_make(1, 0), 0x100);
+}
+
+static void sroce_mr_key_rotation(struct kunit *test)
+{
+	u32 key = sroce_key_make(7, 0xfe), next;
+	int i;
+
+	next = sroce_key_next(key);
+	KUNIT_EXPECT_EQ(test, next, sroce_key_make(7, 0xff));
+	/* wraps inside the byte, never into the index */
+	next = sroce_key_next(next);
+	KUNIT_EXPECT_EQ(test, next, sroce_key_make(7, 0x00));
+	KUNIT_EXPECT_EQ(test, sroce_key_index(next), 7);
+
+	/* 255 re-registrations in a row all hand out a different key */
+	key = sroce_key_make(0xffffff, 0x80);
+	next = key;
+	for (i = 0; i < 255; i++) {
+		next = sroce_key_next(next);
+		KUNIT_EXPECT_NE(test, next, key);
+		KUNIT_EXPECT_EQ(test, sroce_key_index(next), 0xffffff);
+	}
+	KUNIT_EXPECT_EQ(test, sroce_key_next(next), key);
+}
+
+static void sroce_mr_access_flags(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_access(0), 0);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_access(IB_ACCESS_LOCAL_WRITE |
+						     IB_ACCESS_REMOTE_WRITE |
+						     IB_ACCESS_REMOTE_READ |
+						     IB_ACCESS_REMOTE_ATOMIC |
+						     IB_ACCESS_MW_BIND), 0);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_access(IB_ACCESS_REMOTE_READ |
+						     IB_ACCESS_RELAXED_ORDERING), 0);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_access(IB_ACCESS_REMOTE_WRITE),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_access(IB_ACCESS_REMOTE_ATOMIC),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_access(IB_ACCESS_ON_DEMAND),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_access(IB_ZERO_BASED), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_access(IB_ACCESS_FLUSH_GLOBAL),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_access(BIT(30)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_access(-1), -EOPNOTSUPP);
+}
+
+static void sroce_mr_range_hostile(struct kunit *test)
+{
+	struct sroce_mr mr = {};
+
+	sroce_mr_test_common(&mr, 0x1000, 0x3000);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, 0x1000, 0x3000), 0);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, 0x3fff, 1), 0);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, 0x1000, 0x3001), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, 0x4000, 1), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, 0xfff, 1), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, 0xfff, 2), -EFAULT);
+	/* zero length: anywhere from the first byte to one past the last */
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, 0x1000, 0), 0);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, 0x4000, 0), 0);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, 0x4001, 0), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, 0, 0), -EFAULT);
+	/* lengths that would wrap iova + len back into the MR */
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, 0x2000, U64_MAX), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, 0x2000,
+						   U64_MAX - 0x2000 + 0x1001),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, U64_MAX, 0x1002), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, U64_MAX, 1), -EFAULT);
+
+	/* an MR ending at the top of the address space */
+	sroce_mr_test_common(&mr, U64_MAX - 0xfff, 0x1000);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, U64_MAX, 1), 0);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, U64_MAX, 2), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, U64_MAX - 0xfff, 0x1000), 0);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, U64_MAX - 0xfff, 0x1001),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, 0, 0x10), -EFAULT);
+
+	/* the DMA MR's whole-address-space range still refuses wrapping */
+	sroce_mr_test_common(&mr, 0, U64_MAX);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, U64_MAX - 3, 8), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, 0x1000, U64_MAX), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sroce_mr_check_range(&mr, 0x1000, 0x1000), 0);
+}
+
+static void sroce_mr_copy_across_pages(struct kunit *test)
+{
+	u64 iova = 0x7f0000001000ULL + 100, len = TEST_NPAGES * PAGE_SIZE - 150;
+	struct sroce_mr *mr = sroce_mr_test_pages(test, iova, len);
+	u8 *buf, *back;
+	u32 i;
+
+	buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	back = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, back);
+	for (i = 0; i < len; i++)
+		buf[i] = i * 7 + 3;
+
+	KUNIT_ASSERT_EQ(test, sroce_mr_copy(mr, iova, buf, len,
+					    SROCE_COPY_TO_MR), 0);
+	/* byte i of the MR is byte 100 + i of the page run */
+	KUNIT_EXPECT_EQ(test, ((u8 *)page_address(mr->pages[0]))[100], buf[0]);
+	KUNIT_EXPECT_EQ(test, ((u8 *)page_address(mr->pages[0]))[99], 0);
+	KUNIT_EXPECT_EQ(test, ((u8 *)page_address(mr->pages[1]))[0],
+			buf[PAGE_SIZE - 100]);
+	KUNIT_EXPECT_EQ(test, ((u8 *)page_address(mr->pages[2]))[PAGE_SIZE - 51],
+			buf[len - 1]);
+	KUNIT_EXPECT_EQ(test, ((u8 *)page_address(mr->pages[2]))[PAGE_SIZE - 50], 0);
+
+	KUNIT_ASSERT_EQ(test, sroce_mr_copy(mr, iova, back, len,
+					    SROCE_COPY_FROM_MR), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, back, len), 0);
+
+	/* 8 bytes straddling the first page boundary */
+	memset(back, 0, 8);
+	KUNIT_ASSERT_EQ(test, sroce_mr_copy(mr, iova + PAGE_SIZE - 104, back, 8,
+					    SROCE_COPY_FROM_MR), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(back, buf + PAGE_SIZE - 104, 8), 0);
+
+	/* out of bounds: nothing is copied */
+	memset(back, 0x5a, 16);
+	KUNIT_EXPECT_EQ(test, sroce_mr_copy(mr, iova + len - 4, back, 8,
+					    SROCE_COPY_FROM_MR), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sroce_mr_copy(mr, iova - 1, back, 8,
+					    SROCE_COPY_TO_MR), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sroce_mr_copy(mr, U64_MAX, back, 2,
+					    SROCE_COPY_TO_MR), -EFAULT);
+	KUNIT_EXPECT_EQ(test, ((u8 *)page_address(mr->pages[0]))[99], 0);
+	KUNIT_EXPECT_EQ(test, back[0], 0x5a);
+	KUNIT_EXPECT_EQ(test, sroce_mr_copy(mr, iova + len, back, 0,
+					    SROCE_COPY_TO_MR), 0);
+}
+
+static void sroce_mr_copy_read_only(struct kunit *test)
+{
+	struct sroce_mr *mr = sroce_mr_test_pages(test, 0x10000, PAGE_SIZE);
+	struct ib_umem *umem;
+	u8 b = 1;
+
+	umem = kunit_kzalloc(test, sizeof(*umem), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, umem);
+	/* pages pinned without write access are never written */
+	mr->umem = umem;
+	KUNIT_EXPECT_EQ(test, sroce_mr_copy(mr, 0x10000, &b, 1,
+					    SROCE_COPY_TO_MR), -EACCES);
+	KUNIT_EXPECT_EQ(test, sroce_mr_copy(mr, 0x10000, &b, 1,
+					    SROCE_COPY_FROM_MR), 0);
+	KUNIT_EXPECT_EQ(test, b, 0);
+	umem->writable = 1;
+	b = 9;
+	KUNIT_EXPECT_EQ(test, sroce_mr_copy(mr, 0x10000, &b, 1,
+					    SROCE_COPY_TO_MR), 0);
+	mr->umem = NULL;
+}
+
+static void sroce_mr_page_lookup(struct kunit *test)
+{
+	u64 iova = 0x5000 + 0x10;
+	struct sroce_mr *mr = sroce_mr_test_pages(test, iova, 2 * PAGE_SIZE);
+	u32 off = 0;
+
+	KUNIT_EXPECT_PTR_EQ(test, sroce_mr_page(mr, iova, &off), mr->pages[0]);
+	KUNIT_EXPECT_EQ(test, off, 0x10);
+	KUNIT_EXPECT_PTR_EQ(test, sroce_mr_page(mr, iova + PAGE_SIZE - 0x10, &off),
+			    mr->pages[1]);
+	KUNIT_EXPECT_EQ(test, off, 0);
+	KUNIT_EXPECT_PTR_EQ(test, sroce_mr_page(mr, iova + 2 * PAGE_SIZE - 1, &off),
+			    mr->pages[2]);
+	KUNIT_EXPECT_EQ(test, off, 0xf);
+	KUNIT_EXPECT_NULL(test, sroce_mr_page(mr, iova + 2 * PAGE_SIZE, &off));
+	KUNIT_EXPECT_NULL(test, sroce_mr_page(mr, iova - 1, &off));
+}
+
+static void sroce_mr_atomic_alignment(struct kunit *test)
+{
+	u64 iova = 0x20000, orig = 0, *word;
+	struct sroce_mr *mr = sroce_mr_test_pages(test, iova, 2 * PAGE_SIZE);
+
+	word = page_address(mr->pages[0]);
+	word[1] = 40;
+
+	KUNIT_EXPECT_EQ(test, sroce_mr_atomic(mr, iova + 8, SROCE_ATOMIC_FETCH_ADD,
+					      2, 0, &orig), 0);
+	KUNIT_EXPECT_EQ(test, orig, 40);
+	KUNIT_EXPECT_EQ(test, word[1], 42);
+
+	/* compare fails: memory unchanged, original returned */
+	KUNIT_EXPECT_EQ(test, sroce_mr_atomic(mr, iova + 8, SROCE_ATOMIC_CMP_SWAP,
+					      41, 7, &orig), 0);
+	KUNIT_EXPECT_EQ(test, orig, 42);
+	KUNIT_EXPECT_EQ(test, word[1], 42);
+	KUNIT_EXPECT_EQ(test, sroce_mr_atomic(mr, iova + 8, SROCE_ATOMIC_CMP_SWAP,
+					      42, 7, &orig), 0);
+	KUNIT_EXPECT_EQ(test, orig, 42);
+	KUNIT_EXPECT_EQ(test, word[1], 7);
+
+	/* fetch-add wraps like the hardware's */
+	word[2] = U64_MAX;
+	KUNIT_EXPECT_EQ(test, sroce_mr_atomic(mr, iova + 16, SROCE_ATOMIC_FETCH_ADD,
+					      2, 0, &orig), 0);
+	KUNIT_EXPECT_EQ(test, word[2], 1);
+
+	KUNIT_EXPECT_EQ(test, sroce_mr_atomic(mr, iova + 4, SROCE_ATOMIC_FETCH_ADD,
+					      1, 0, &orig), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sroce_mr_atomic(mr, iova + PAGE_SIZE - 1,
+					      SROCE_ATOMIC_CMP_SWAP, 0, 1, &orig),
+			-EINVAL);
+	/* the last word is in, the one after it is not */
+	KUNIT_EXPECT_EQ(test, sroce_mr_atomic(mr, iova + 2 * PAGE_SIZE - 8,
+					      SROCE_ATOMIC_FETCH_ADD, 1, 0, &orig),
+			0);
+	KUNIT_EXPECT_EQ(test, sroce_mr_atomic(mr, iova + 2 * PAGE_SIZE,
+					      SROCE_ATOMIC_FETCH_ADD, 1, 0, &orig),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, sroce_mr_atomic(mr, iova - 8, SROCE_ATOMIC_FETCH_ADD,
+					      1, 0, &orig), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sroce_mr_atomic(mr, U64_MAX - 7,
+					      SROCE_ATOMIC_FETCH_ADD, 1, 0, &orig),
+			-EFAULT);
+}
+
+/* IB_WR_REG_MR over a staged page list, then copies through it */
+static void sroce_mr_fast_reg_pages(struct kunit *test)
+{
+	struct sroce_mr_test_ctx *ctx;
+	struct sroce_mr *mr;
+	u8 in[16], out[16];
+	u32 key;
+	int i;
+
+	mr = sroce_mr_test_pages(test, 0, 0);
+	ctx = container_of(mr, struct sroce_mr_test_ctx, mr);
+	for (i = 0; i < TEST_NPAGES; i++)
+		ctx->fr_pages[i] = (uintptr_t)page_address(ctx->pages[i]);
+	mr->type = SROCE_MR_FAST;
+	mr->state = SROCE_MR_FREE;
+	mr->pages = NULL;
+	mr->npages = 0;
+	mr->fr_pages = ctx->fr_pages;
+	mr->fr_max = TEST_NPAGES;
+	/* what map_mr_sg leaves behind for two pages from offset 0x20 */
+	mr->fr_mapped = 2;
+	mr->fr_map_off = 0x20;
+	mr->ibmr.page_size = PAGE_SIZE;
+	mr->ibmr.iova = 0xffff888000000020ULL;
+	mr->ibmr.length = 2 * PAGE_SIZE - 0x20;
+	key = sroce_key_make(5, 1);
+	mr->ibmr.lkey = key;
+	mr->ibmr.rkey = key;
+
+	/* the key may change its byte, not its index */
+	KUNIT_EXPECT_EQ(test, sroce_mr_fast_reg(mr, sroce_key_make(6, 2), 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, sroce_mr_fast_reg(mr, sroce_key_make(5, 2),
+						IB_ACCESS_REMOTE_WRITE), -EINVAL);
+	KUNIT_ASSERT_EQ(test, sroce_mr_fast_reg(mr, sroce_key_make(5, 2),
+						IB_ACCESS_LOCAL_WRITE), 0);
+	KUNIT_EXPECT_EQ(test, mr->ibmr.rkey, sroce_key_make(5, 2));
+	KUNIT_EXPECT_EQ(test, mr->state, SROCE_MR_VALID);
+	/* registering a valid MR again is refused */
+	KUNIT_EXPECT_EQ(test, sroce_mr_fast_reg(mr, sroce_key_make(5, 3),
+						IB_ACCESS_LOCAL_WRITE), -EINVAL);
+
+	for (i = 0; i < 16; i++)
+		in[i] = 0xa0 + i;
+	KUNIT_ASSERT_EQ(test, sroce_mr_copy(mr, mr->iova + PAGE_SIZE - 0x28, in,
+					    16, SROCE_COPY_TO_MR), 0);
+	KUNIT_EXPECT_EQ(test, ((u8 *)page_address(ctx->pages[0]))[PAGE_SIZE - 8],
+			0xa0);
+	KUNIT_EXPECT_EQ(test, ((u8 *)page_address(ctx->pages[1]))[7], 0xaf);
+	KUNIT_ASSERT_EQ(test, sroce_mr_copy(mr, mr->iova + PAGE_SIZE - 0x28, out,
+					    16, SROCE_COPY_FROM_MR), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(in, out, 16), 0);
+	/* the third page was never mapped into the MR */
+	KUNIT_EXPECT_EQ(test, sroce_mr_copy(mr, mr->iova + 2 * PAGE_SIZE - 0x20,
+					    out, 1, SROCE_COPY_FROM_MR), -EFAULT);
+
+	/* a length beyond the mapped pages is refused at registration */
+	mr->state = SROCE_MR_FREE;
+	mr->ibmr.length = 2 * PAGE_SIZE - 0x1f;
+	KUNIT_EXPECT_EQ(test, sroce_mr_fast_reg(mr, sroce_key_make(5, 4),
+						IB_ACCESS_LOCAL_WRITE), -EINVAL);
+}
+
+static struct kunit_case sroce_mr_test_cases[] = {
+	KUNIT_CASE(sroce_mr_key_encode),
+	KUNIT_CASE(sroce_mr_key_rotation),
+	KUNIT_CASE(sroce_mr_access_flags),
+	KUNIT_CASE(sroce_mr_range_hostile),
+	KUNIT_CASE(sroce_mr_copy_across_pages),
+	KUNIT_CASE(sroce_mr_copy_read_only),
+	KUNIT_CASE(sroce_mr_page_lookup),
+	KUNIT_CASE(sroce_mr_atomic_alignment),
+	KUNIT_CASE(sroce_mr_fast_reg_pages),
+	{}
+};
+
+static struct kunit_suite sroce_mr_test_suite = {
+	.name = "sroce_mr",
+	.test_cases = sroce_mr_test_cases,
+};
+
+kunit_test_suites(&sroce_mr_test_suite);
