@@ -107,6 +107,7 @@ if want guest; then
 		"single rig-smoke:scripts/tests/rig-smoke.sh" \
 		"pair rig-smoke:scripts/tests/rig-smoke.sh" \
 		"single link:scripts/tests/link.sh" \
+		"single verbs-objects:scripts/tests/verbs-objects.sh" \
 		"pair link-pair:scripts/tests/link-pair.sh"; do
 		mode=${t%% *}
 		rest=${t#* }
