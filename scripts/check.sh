@@ -108,6 +108,7 @@ if want guest; then
 		"pair rig-smoke:scripts/tests/rig-smoke.sh" \
 		"single link:scripts/tests/link.sh" \
 		"single verbs-objects:scripts/tests/verbs-objects.sh" \
+		"single verbs-mr:scripts/tests/verbs-mr.sh" \
 		"pair link-pair:scripts/tests/link-pair.sh"; do
 		mode=${t%% *}
 		rest=${t#* }

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# PDs, MRs and AHs driven through Debian's libibverbs and librxe in one
+# guest: scripts/tests/verbs_mr.c is compiled here and run against an sroce
+# link on a veth pair whose peer end lives in a namespace (so ARP and ND
+# have someone to answer).  Good calls must work, bad ones fail with an
+# errno; the rig fails the run on any kernel splat.
+set -u
+# shellcheck source=scripts/tests/sroce-lib.sh
+. "$SROCE_REPO/scripts/tests/sroce-lib.sh"
+
+sroce_load
+
+ip netns add peer
+ip link add va type veth peer name vb
+ip link set vb netns peer
+ip link set va up
+ip -n peer link set vb up
+ip -n peer link set lo up
+ip addr add 198.51.100.1/24 dev va
+ip -6 addr add 2001:db8:1::1/64 dev va nodad
+ip -n peer addr add 198.51.100.2/24 dev vb
+ip -n peer -6 addr add 2001:db8:1::2/64 dev vb nodad
+peer_ll=fe80::$(mac_guid "$(ip netns exec peer cat /sys/class/net/vb/address)")
+
+t_check "link add sroce0 on va" rdma link add sroce0 type sroce netdev va
+t_check "IPv4 GID as RoCE v2" \
+	wait_for 10 has_gid_type sroce0 "$(v4_gid 198.51.100.1)" "RoCE v2"
+t_check "peer answers ARP" ping -c 1 -W 5 198.51.100.2
+t_check "peer answers ND" ping -6 -c 1 -W 5 2001:db8:1::2
+
+prog=/tmp/verbs_mr
+t_check "test program compiles in the guest" \
+	cc -O2 -Wall -o "$prog" "$SROCE_REPO/scripts/tests/verbs_mr.c" -libverbs
+
+out=/tmp/verbs_mr.out
+"$prog" sroce0 198.51.100.1 198.51.100.2 2001:db8:1::2 "$peer_ll" >"$out" 2>&1
+rc=$?
+while IFS= read -r line; do
+	case $line in
+	"PASS "*) t_ok "${line#PASS }" ;;
+	"FAIL "*) name=${line#FAIL }; t_fail "${name%%: *}" "${name#*: }" ;;
+	"SKIP "*) log "skipped: ${line#SKIP }" ;;
+	*) log "verbs_mr: $line" ;;
+	esac
+done <"$out"
+[ "$rc" = 0 ] && t_ok "verbs_mr exits 0" || t_fail "verbs_mr exits 0" "status $rc"
+
+# the objects are gone: the link and the module come down cleanly
+t_check "link delete after the test" rdma link delete sroce0
+t_check "module unloads" modprobe -r rdma_sroce
+ip netns del peer
+
+t_done
