@@ -67,6 +67,8 @@ rig_script=
 rig_args=()
 # shellcheck source=/dev/null
 . "$rig/config.$role"
+# The repo at its host path, even where a fresh /tmp or /run hides it.
+mnt 9p repo "$SROCE_REPO" trans=virtio,version=9p2000.L,ro,msize=512000
 
 hostname "sroce-$role"
 

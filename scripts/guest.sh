@@ -108,15 +108,20 @@ if [ ! -f "$script" ] || [ ! -r "$script" ]; then
 	die "not a readable file: $script"
 fi
 
-# The guest sees the host root, except where it mounts fresh file systems.
+# The guest sees the host root, except where it mounts fresh file systems;
+# the repo gets a 9p share of its own at the same path, so a clone under
+# /tmp (as CI may make) works too.
 hidden_path() {
 	case $1/ in
+	"$repo"/*) return 1 ;;
 	/tmp/* | /run/* | /proc/* | /sys/* | /dev/* | /shared/*) return 0 ;;
 	esac
 	return 1
 }
+case $repo/ in
+/proc/* | /sys/* | /dev/* | /shared/*) die "repo $repo cannot be shown to the guest there" ;;
+esac
 hidden_path "$script" && die "$script is hidden in the guest (fresh mount there); put it elsewhere"
-hidden_path "$repo" && die "repo $repo is hidden in the guest (fresh mount there)"
 
 if [ -z "$kernel" ]; then
 	kernel=$(find /boot -maxdepth 1 -name 'vmlinuz-6.12.*-amd64' | sort -V | tail -n 1)
@@ -487,6 +492,7 @@ start_guest() {
 		-append "console=ttyS0 quiet panic=-1 net.ifnames=0 sroce_init=$init2 sroce_role=$role" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$shared,mount_tag=shared,security_model=none,multidevs=remap" \
+		-virtfs "local,path=$repo,mount_tag=repo,security_model=none,readonly=on,multidevs=remap" \
 		-netdev "$netdev" -device "virtio-net-pci,netdev=n0,mac=$mac,romfile=" \
 		-device virtio-rng-pci \
 		</dev/null >"$fifo" 2>&1 &
