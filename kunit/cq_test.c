@@ -117,6 +117,9 @@ static void sroce_cq_create_limits(struct kunit *test)
 
 	KUNIT_EXPECT_GE(test, t->cq.ibcq.cqe, 10);
 	KUNIT_EXPECT_FALSE(test, t->cq.queue.user);
+	/* the largest CQ reports a capacity within the advertised limit */
+	t = sroce_test_cq(test, SROCE_MAX_CQE);
+	KUNIT_EXPECT_EQ(test, t->cq.ibcq.cqe, SROCE_MAX_CQE);
 
 	attr.cqe = 0;
 	KUNIT_EXPECT_EQ(test, sroce_cq_ops.create_cq(&cq.ibcq, &attr, NULL),

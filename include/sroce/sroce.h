@@ -28,7 +28,11 @@
 #define SROCE_MAX_MSG_SIZE	0x80000000u	/* 2 GiB, as IBTA allows */
 #define SROCE_MAX_PD		0x10000
 #define SROCE_MAX_CQ		0x10000
-#define SROCE_MAX_CQE		0x8000	/* largest cqe asked for; rings round up */
+/*
+ * 2^15 - 1: the ring of 2^15 slots this needs holds exactly that many, so
+ * the cqe a CQ reports back (its real capacity) never exceeds max_cqe.
+ */
+#define SROCE_MAX_CQE		0x7fff
 
 struct sroce_net;
 
