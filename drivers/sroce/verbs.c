@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Verbs entry points.  User contexts and protection domains work; the
- * objects of the data path (CQ, QP, SRQ, MR, AH, MW) are refused with
- * -EOPNOTSUPP until the transport exists, so consumers fail cleanly at
- * creation instead of meeting a half-working object later.
+ * Verbs entry points without a file of their own: user contexts, and
+ * queue pairs, which are refused with -EOPNOTSUPP until the transport
+ * exists, so consumers fail cleanly at creation instead of meeting a
+ * half-working object later (SRQs have no ops at all yet).  CQs are in
+ * cq.c, PDs, MRs and MWs in mr.c, AHs in ah.c.
  */
 #include <rdma/ib_verbs.h>
 
