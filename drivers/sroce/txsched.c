@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Transmit scheduling policy: strict priorities first, then a deficit round
+ * robin over the ETS priorities, weighted in bytes.  See txsched.h.
+ */
+#include <linux/bits.h>
+#include <linux/errno.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+
+#include <sroce/txsched.h>
+
+static void sroce_txsched_reset(struct sroce_txsched *s)
+{
+	memset(s->deficit, 0, sizeof(s->deficit));
+	s->next = 0;
+	s->in_turn = false;
+}
+
+/* Every priority ETS with equal weight: plain byte-fair round robin. */
+void sroce_txsched_init(struct sroce_txsched *s)
+{
+	int p;
+
+	for (p = 0; p < SROCE_NUM_PRIO; p++) {
+		s->tsa[p] = SROCE_TSA_ETS;
+		s->weight[p] = 1;
+	}
+	sroce_txsched_reset(s);
+}
+
+/* Apply a new configuration; -EINVAL leaves the old one in place. */
+int sroce_txsched_set(struct sroce_txsched *s, const u8 tsa[SROCE_NUM_PRIO],
+		      const u8 weight[SROCE_NUM_PRIO])
+{
+	int p;
+
+	for (p = 0; p < SROCE_NUM_PRIO; p++) {
+		if (tsa[p] != SROCE_TSA_ETS && tsa[p] != SROCE_TSA_STRICT)
+			return -EINVAL;
+		if (tsa[p] == SROCE_TSA_ETS && !weight[p])
+			return -EINVAL;
+	}
+	memcpy(s->tsa, tsa, sizeof(s->tsa));
+	memcpy(s->weight, weight, sizeof(s->weight));
+	sroce_txsched_reset(s);
+	return 0;
+}
+
+static void sroce_txsched_end_turn(struct sroce_txsched *s)
+{
+	s->next = (s->next + 1) % SROCE_NUM_PRIO;
+	s->in_turn = false;
+}
+
+/**
+ * sroce_txsched_pick - choose the priority that sends next
+ * @s: scheduler state
+ * @ready: bit p set if priority p has a packet waiting
+ * @paused: bit p set if priority p may not send now (PFC, stopped queue)
+ * @head_len: length of the waiting packet of each ready priority
+ *
+ * Returns the priority, whose deficit has been charged for the packet, or
+ * -EAGAIN if no priority is both ready and unpaused.
+ */
+int sroce_txsched_pick(struct sroce_txsched *s, u8 ready, u8 paused,
+		       const u32 head_len[SROCE_NUM_PRIO])
+{
+	u8 eligible = ready & ~paused;
+	u8 ets = 0;
+	int p;
+
+	if (!eligible)
+		return -EAGAIN;
+
+	for (p = SROCE_NUM_PRIO - 1; p >= 0; p--) {
+		if (!(eligible & BIT(p)))
+			continue;
+		if (s->tsa[p] == SROCE_TSA_STRICT)
+			return p;
+		ets |= BIT(p);
+	}
+
+	/*
+	 * Each full cycle credits every eligible priority at least one
+	 * quantum, and a packet is charged at most SROCE_TXSCHED_MAX_LEN, so
+	 * this ends within MAX_LEN / QUANTUM + 1 cycles.
+	 */
+	for (;;) {
+		u32 len;
+
+		p = s->next;
+		if (!(ets & BIT(p))) {
+			/* an empty queue must not bank credit while idle */
+			if (!(ready & BIT(p)))
+				s->deficit[p] = 0;
+			sroce_txsched_end_turn(s);
+			continue;
+		}
+		if (!s->in_turn) {
+			s->deficit[p] += SROCE_TXSCHED_QUANTUM * s->weight[p];
+			s->in_turn = true;
+		}
+		len = min_t(u32, head_len[p], SROCE_TXSCHED_MAX_LEN);
+		if (s->deficit[p] >= (s32)len) {
+			s->deficit[p] -= len;
+			return p;
+		}
+		sroce_txsched_end_turn(s);
+	}
+}
