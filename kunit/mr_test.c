@@ -12,6 +12,7 @@
 
 #include <sroce/mr.h>
 #include <sroce/pool.h>
+#include <sroce/sroce.h>
 #include <sroce/verbs.h>
 
 #define TEST_NPAGES	3
@@ -370,6 +371,95 @@ static void sroce_mr_fast_reg_pages(struct kunit *test)
 						IB_ACCESS_LOCAL_WRITE), -EINVAL);
 }
 
+static void sroce_mr_test_pool_fini(void *data)
+{
+	sroce_pool_fini(data);
+}
+
+/*
+ * The key table and sroce_mr_lookup() on a bare sroce_dev: no ib_device is
+ * registered, the table and the checks do not need one.
+ */
+static void sroce_mr_lookup_checks(struct kunit *test)
+{
+	struct sroce_pd *pd, *pd2;
+	struct sroce_dev *sdev;
+	struct sroce_mr *mr, *got;
+	u32 index, index2, key;
+	int dummy_mw;
+
+	sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
+	pd = kunit_kzalloc(test, sizeof(*pd), GFP_KERNEL);
+	pd2 = kunit_kzalloc(test, sizeof(*pd2), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sdev);
+	KUNIT_ASSERT_NOT_NULL(test, pd);
+	KUNIT_ASSERT_NOT_NULL(test, pd2);
+	sroce_pool_init(sdev);
+	index = kunit_add_action_or_reset(test, sroce_mr_test_pool_fini, sdev);
+	KUNIT_ASSERT_EQ(test, index, 0);
+	pd->ibpd.device = &sdev->ib_dev;
+	pd2->ibpd.device = &sdev->ib_dev;
+
+	mr = sroce_mr_test_pages(test, 0x1000, PAGE_SIZE);
+	mr->pd = pd;
+	mr->access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ;
+	KUNIT_ASSERT_EQ(test, sroce_key_reserve(sdev, &index), 0);
+	KUNIT_EXPECT_NE(test, index, 0);
+	key = sroce_key_make(index, 0x42);
+	mr->ibmr.lkey = key;
+	mr->ibmr.rkey = key;
+	/* reserved but not yet published: invisible */
+	KUNIT_EXPECT_NULL(test, sroce_mr_lookup(sdev, key, pd, 0, false));
+	sroce_key_publish(sdev, index, mr, SROCE_KEY_MR);
+
+	got = sroce_mr_lookup(sdev, key, pd, IB_ACCESS_REMOTE_READ, true);
+	KUNIT_EXPECT_PTR_EQ(test, got, mr);
+	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 2);
+	if (got)
+		sroce_mr_put(got);
+	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 1);
+
+	/* each check on its own refuses, and leaves no reference behind */
+	KUNIT_EXPECT_NULL(test, sroce_mr_lookup(sdev, key ^ 1, pd, 0, false));
+	KUNIT_EXPECT_NULL(test, sroce_mr_lookup(sdev, key, pd2, 0, false));
+	KUNIT_EXPECT_NULL(test, sroce_mr_lookup(sdev, key, pd,
+						IB_ACCESS_REMOTE_WRITE, true));
+	KUNIT_EXPECT_NULL(test, sroce_mr_lookup(sdev, 0, pd, 0, false));
+	KUNIT_EXPECT_NULL(test, sroce_mr_lookup(sdev, 0xff, pd, 0, false));
+	KUNIT_EXPECT_NULL(test, sroce_mr_lookup(sdev, U32_MAX, pd, 0, false));
+	mr->state = SROCE_MR_FREE;
+	KUNIT_EXPECT_NULL(test, sroce_mr_lookup(sdev, key, pd, 0, false));
+	mr->state = SROCE_MR_VALID;
+	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 1);
+
+	/* a window's key is never taken for an MR's */
+	KUNIT_ASSERT_EQ(test, sroce_key_reserve(sdev, &index2), 0);
+	KUNIT_EXPECT_NE(test, index2, index);
+	sroce_key_publish(sdev, index2, &dummy_mw, SROCE_KEY_MW);
+	KUNIT_EXPECT_NULL(test, sroce_mr_lookup(sdev, sroce_key_make(index2, 0),
+						pd, 0, false));
+	KUNIT_EXPECT_PTR_EQ(test, sroce_key_load_rcu(sdev, sroce_key_make(index2, 7),
+						     SROCE_KEY_MW), (void *)&dummy_mw);
+
+	/* only fast-reg MRs of the right PD and key can be invalidated */
+	KUNIT_EXPECT_EQ(test, sroce_mr_invalidate(pd, key), -EINVAL);
+	mr->type = SROCE_MR_FAST;
+	KUNIT_EXPECT_EQ(test, sroce_mr_invalidate(pd2, key), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sroce_mr_invalidate(pd, key + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sroce_mr_invalidate(pd, key), 0);
+	KUNIT_EXPECT_NULL(test, sroce_mr_lookup(sdev, key, pd, 0, false));
+	KUNIT_EXPECT_EQ(test, sroce_mr_invalidate(pd, key), -EINVAL);
+	mr->type = SROCE_MR_USER;
+
+	/* after free the key misses, and the index is not handed out again */
+	sroce_key_free(sdev, index);
+	sroce_key_free(sdev, index2);
+	KUNIT_EXPECT_NULL(test, sroce_key_load_rcu(sdev, key, SROCE_KEY_MR));
+	KUNIT_ASSERT_EQ(test, sroce_key_reserve(sdev, &index2), 0);
+	KUNIT_EXPECT_NE(test, index2, index);
+	sroce_key_free(sdev, index2);
+}
+
 static struct kunit_case sroce_mr_test_cases[] = {
 	KUNIT_CASE(sroce_mr_key_encode),
 	KUNIT_CASE(sroce_mr_key_rotation),
@@ -380,6 +470,7 @@ static struct kunit_case sroce_mr_test_cases[] = {
 	KUNIT_CASE(sroce_mr_page_lookup),
 	KUNIT_CASE(sroce_mr_atomic_alignment),
 	KUNIT_CASE(sroce_mr_fast_reg_pages),
+	KUNIT_CASE(sroce_mr_lookup_checks),
 	{}
 };
 
