@@ -460,6 +460,138 @@ static void sroce_mr_lookup_checks(struct kunit *test)
 	sroce_key_free(sdev, index2);
 }
 
+/* Binding, using and invalidating windows, on a bare sroce_dev. */
+static void sroce_mr_window_bind(struct kunit *test)
+{
+	const int rw = IB_ACCESS_REMOTE_WRITE;
+	struct sroce_mr *mr, *plain, *got;
+	struct sroce_pd *pd, *pd2;
+	struct sroce_dev *sdev;
+	struct sroce_mw *mw;
+	u32 index, key, wkey, wkey2;
+	int ret;
+
+	sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
+	pd = kunit_kzalloc(test, sizeof(*pd), GFP_KERNEL);
+	pd2 = kunit_kzalloc(test, sizeof(*pd2), GFP_KERNEL);
+	mw = kunit_kzalloc(test, sizeof(*mw), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sdev);
+	KUNIT_ASSERT_NOT_NULL(test, pd);
+	KUNIT_ASSERT_NOT_NULL(test, pd2);
+	KUNIT_ASSERT_NOT_NULL(test, mw);
+	sroce_pool_init(sdev);
+	ret = kunit_add_action_or_reset(test, sroce_mr_test_pool_fini, sdev);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	pd->ibpd.device = &sdev->ib_dev;
+	pd2->ibpd.device = &sdev->ib_dev;
+
+	/* an MR that allows windows, one that does not */
+	mr = sroce_mr_test_pages(test, 0x10000, 2 * PAGE_SIZE);
+	mr->pd = pd;
+	mr->access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_MW_BIND;
+	KUNIT_ASSERT_EQ(test, sroce_key_reserve(sdev, &index), 0);
+	key = sroce_key_make(index, 1);
+	mr->ibmr.lkey = key;
+	mr->ibmr.rkey = key;
+	sroce_key_publish(sdev, index, mr, SROCE_KEY_MR);
+	plain = sroce_mr_test_pages(test, 0x10000, PAGE_SIZE);
+	plain->pd = pd;
+	plain->access = IB_ACCESS_LOCAL_WRITE;
+
+	/* a type 2 window, as alloc_mw leaves it */
+	spin_lock_init(&mw->lock);
+	mw->ibmw.type = IB_MW_TYPE_2;
+	mw->ibmw.pd = &pd->ibpd;
+	KUNIT_ASSERT_EQ(test, sroce_key_reserve(sdev, &index), 0);
+	wkey = sroce_key_make(index, 9);
+	mw->ibmw.rkey = wkey;
+	sroce_key_publish(sdev, index, &mw->ibmw, SROCE_KEY_MW);
+	wkey2 = sroce_key_next(wkey);
+
+	/* refusals: key index, PD, MR rights, range, rights asked */
+	KUNIT_EXPECT_EQ(test, sroce_mw_bind(sdev, wkey, key, pd, 7, mr,
+					    0x10000, 16, rw), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sroce_mw_bind(sdev, wkey, wkey2, pd2, 7, mr,
+					    0x10000, 16, rw), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sroce_mw_bind(sdev, wkey, wkey2, pd, 7, plain,
+					    0x10000, 16, rw), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sroce_mw_bind(sdev, wkey, wkey2, pd, 7, mr,
+					    0x10000 + 2 * PAGE_SIZE - 8, 16, rw),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, sroce_mw_bind(sdev, wkey, wkey2, pd, 7, mr,
+					    0x10000, U64_MAX, rw), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sroce_mw_bind(sdev, wkey, wkey2, pd, 7, mr,
+					    0x10000, 16, IB_ACCESS_MW_BIND),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, sroce_mw_bind(sdev, wkey2, wkey2, pd, 7, mr,
+					    0x10000, 16, rw), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mr->num_mw, 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 1);
+
+	KUNIT_ASSERT_EQ(test, sroce_mw_bind(sdev, wkey, wkey2, pd, 7, mr,
+					    0x10100, 0x100, rw), 0);
+	KUNIT_EXPECT_EQ(test, mr->num_mw, 1);
+	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 2);
+	/* a bound type 2 window is not bound again */
+	KUNIT_EXPECT_EQ(test, sroce_mw_bind(sdev, wkey2, sroce_key_next(wkey2),
+					    pd, 7, mr, 0x10000, 16, rw), -EINVAL);
+
+	/* access through the window: its range, rights, QP and key only */
+	got = sroce_rkey_lookup(sdev, wkey2, pd, 7, rw, 0x10100, 0x100);
+	KUNIT_EXPECT_PTR_EQ(test, got, mr);
+	if (got)
+		sroce_mr_put(got);
+	KUNIT_EXPECT_NULL(test, sroce_rkey_lookup(sdev, wkey2, pd, 7, rw,
+						  0x100ff, 2));
+	KUNIT_EXPECT_NULL(test, sroce_rkey_lookup(sdev, wkey2, pd, 7, rw,
+						  0x10100, 0x101));
+	KUNIT_EXPECT_NULL(test, sroce_rkey_lookup(sdev, wkey2, pd, 8, rw,
+						  0x10100, 8));
+	KUNIT_EXPECT_NULL(test, sroce_rkey_lookup(sdev, wkey2, pd2, 7, rw,
+						  0x10100, 8));
+	KUNIT_EXPECT_NULL(test, sroce_rkey_lookup(sdev, wkey2, pd, 7,
+						  IB_ACCESS_REMOTE_READ,
+						  0x10100, 8));
+	KUNIT_EXPECT_NULL(test, sroce_rkey_lookup(sdev, wkey, pd, 7, rw,
+						  0x10100, 8));
+	/* the MR's own key grants no remote access it lacks */
+	KUNIT_EXPECT_NULL(test, sroce_rkey_lookup(sdev, key, pd, 7, rw,
+						  0x10100, 8));
+	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 2);
+
+	/* invalidation by key unbinds and lets go of the MR */
+	KUNIT_EXPECT_EQ(test, sroce_mr_invalidate(pd2, wkey2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sroce_mr_invalidate(pd, wkey), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sroce_mr_invalidate(pd, wkey2), 0);
+	KUNIT_EXPECT_EQ(test, mr->num_mw, 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 1);
+	KUNIT_EXPECT_NULL(test, sroce_rkey_lookup(sdev, wkey2, pd, 7, rw,
+						  0x10100, 8));
+	KUNIT_EXPECT_EQ(test, sroce_mr_invalidate(pd, wkey2), -EINVAL);
+
+	/* type 1: bound again in place, never invalidated by key */
+	mw->ibmw.type = IB_MW_TYPE_1;
+	KUNIT_ASSERT_EQ(test, sroce_mw_bind(sdev, wkey2, wkey, pd, 7, mr,
+					    0x10000, 8, IB_ACCESS_REMOTE_READ), 0);
+	KUNIT_ASSERT_EQ(test, sroce_mw_bind(sdev, wkey, wkey2, pd, 7, mr,
+					    0x10008, 8, IB_ACCESS_REMOTE_READ), 0);
+	KUNIT_EXPECT_EQ(test, mr->num_mw, 1);
+	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 2);
+	got = sroce_rkey_lookup(sdev, wkey2, pd, 99, IB_ACCESS_REMOTE_READ,
+				0x10008, 8);
+	KUNIT_EXPECT_PTR_EQ(test, got, mr);
+	if (got)
+		sroce_mr_put(got);
+	KUNIT_EXPECT_EQ(test, sroce_mr_invalidate(pd, wkey2), -EINVAL);
+
+	/* dealloc_mw's unbinding, done by hand on this bare window */
+	mw->ibmw.type = IB_MW_TYPE_2;
+	KUNIT_EXPECT_EQ(test, sroce_mr_invalidate(pd, wkey2), 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 1);
+	sroce_key_free(sdev, sroce_key_index(key));
+	sroce_key_free(sdev, index);
+}
+
 static struct kunit_case sroce_mr_test_cases[] = {
 	KUNIT_CASE(sroce_mr_key_encode),
 	KUNIT_CASE(sroce_mr_key_rotation),
@@ -471,6 +603,7 @@ static struct kunit_case sroce_mr_test_cases[] = {
 	KUNIT_CASE(sroce_mr_atomic_alignment),
 	KUNIT_CASE(sroce_mr_fast_reg_pages),
 	KUNIT_CASE(sroce_mr_lookup_checks),
+	KUNIT_CASE(sroce_mr_window_bind),
 	{}
 };
 

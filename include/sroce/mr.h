@@ -49,6 +49,13 @@ int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, enum sroce_atomic_op op,
 int sroce_mr_fast_reg(struct sroce_mr *mr, u32 key, int access);
 int sroce_mr_invalidate(struct sroce_pd *pd, u32 rkey);
 
+struct sroce_mr *sroce_rkey_lookup(struct sroce_dev *sdev, u32 rkey,
+				   struct sroce_pd *pd, u32 qpn, int access,
+				   u64 iova, u64 len);
+int sroce_mw_bind(struct sroce_dev *sdev, u32 mw_rkey, u32 new_rkey,
+		  struct sroce_pd *pd, u32 qpn, struct sroce_mr *mr,
+		  u64 addr, u64 length, int access);
+
 int sroce_av_from_attr(struct sroce_av *av, const struct rdma_ah_attr *attr);
 struct sroce_ah *sroce_ah_get(struct sroce_dev *sdev, u32 ah_num);
 void sroce_ah_put(struct sroce_ah *ah);

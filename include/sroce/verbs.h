@@ -91,6 +91,7 @@ enum sroce_mr_type {
 enum sroce_mr_state {
 	SROCE_MR_FREE,		/* fast-reg MR not registered or invalidated */
 	SROCE_MR_VALID,
+	SROCE_MR_DEAD,		/* being deregistered: no new windows */
 };
 
 /**
@@ -112,6 +113,7 @@ enum sroce_mr_state {
  * @fr_mapped: pages set by the last map_mr_sg
  * @fr_map_off: offset of the mapped iova in its page at map_mr_sg time
  * @lock: serialises state, key, access and PD changes
+ * @num_mw: memory windows bound to the MR (each holds a reference)
  * @ref: one for the key table plus one per sroce_mr_lookup()
  * @done: completed when the last reference is dropped
  * @rcu: the MR is freed after a grace period: lookups run under RCU
@@ -134,6 +136,7 @@ struct sroce_mr {
 	u32 fr_mapped;
 	u32 fr_map_off;
 	spinlock_t lock;	/* see @lock above */
+	unsigned int num_mw;
 	refcount_t ref;
 	struct completion done;
 	struct rcu_head rcu;
@@ -182,14 +185,31 @@ struct sroce_srq {
 
 /**
  * struct sroce_mw - a memory window (type 1 or 2)
- * @ibmw: the ib_core object (first, ib_core allocates it)
- *
- * Windows take a key from the MRs' key space but cannot be bound yet, so
- * no access is ever granted through one.
+ * @ibmw: the ib_core object (first, ib_core allocates it); ibmw.rkey is
+ *	the current key
+ * @lock: serialises binding, invalidation and lookups
+ * @state: SROCE_MR_VALID while bound
+ * @mr: the MR the window is bound to, referenced while bound
+ * @addr: first byte of the window
+ * @length: bytes in the window
+ * @access: remote access the window grants
+ * @qpn: the QP a type 2 window was bound through, the only one it serves
  */
 struct sroce_mw {
 	struct ib_mw ibmw;
+	spinlock_t lock;	/* see @lock above */
+	enum sroce_mr_state state;
+	struct sroce_mr *mr;
+	u64 addr;
+	u64 length;
+	int access;
+	u32 qpn;
 };
+
+static inline struct sroce_mw *to_smw(struct ib_mw *ibmw)
+{
+	return container_of(ibmw, struct sroce_mw, ibmw);
+}
 
 static inline struct sroce_cq *to_scq(struct ib_cq *ibcq)
 {
