@@ -6,7 +6,7 @@
 KVER ?= $(shell find /lib/modules -maxdepth 1 -name '6.12.*-amd64' -printf '%f\n' 2>/dev/null | sort -V | tail -n 1)
 KDIR ?= /lib/modules/$(KVER)/build
 
-.PHONY: all modules deps kunit vmtest check demo clean style
+.PHONY: all modules deps kunit vmtest check demo bench clean style
 
 all: modules
 
@@ -28,6 +28,9 @@ check: deps
 
 demo: deps modules
 	bash scripts/demo.sh
+
+bench: deps modules
+	bash scripts/bench.sh
 
 style:
 	bash scripts/style.sh
