@@ -307,6 +307,45 @@ out:
 	free(buf2);
 }
 
+/* windows share the MRs' key space; binding needs the transport */
+static void test_mws(struct ibv_pd *pd)
+{
+	struct ibv_mw *mw1, *mw2, *bad;
+	struct ibv_mr *mr;
+	char *buf;
+	int ret;
+
+	buf = aligned_alloc(4096, 4096);
+	if (!buf)
+		return;
+	mr = ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE |
+			IBV_ACCESS_MW_BIND);
+	expect_ok("reg_mr with MW_BIND", !!mr, errno);
+	mw1 = ibv_alloc_mw(pd, IBV_MW_TYPE_1);
+	expect_ok("alloc_mw type 1", !!mw1, errno);
+	mw2 = ibv_alloc_mw(pd, IBV_MW_TYPE_2);
+	expect_ok("alloc_mw type 2", !!mw2, errno);
+	if (mr && mw1 && mw2)
+		expect_ok("windows and MRs have distinct key indexes",
+			  mw1->rkey >> 8 != mr->rkey >> 8 &&
+			  mw2->rkey >> 8 != mr->rkey >> 8 &&
+			  mw1->rkey >> 8 != mw2->rkey >> 8 &&
+			  mw1->rkey > 0xff && mw2->rkey > 0xff, 0);
+	errno = 0;
+	bad = ibv_alloc_mw(pd, (enum ibv_mw_type)7);
+	expect_fail("alloc_mw of an unknown type", !bad, errno);
+	ret = ibv_dealloc_pd(pd);
+	expect_errno("PD with windows cannot be freed", ret != 0, ret, EBUSY);
+	if (mw1)
+		expect_ok("dealloc_mw type 1", ibv_dealloc_mw(mw1) == 0, errno);
+	if (mw2)
+		expect_ok("dealloc_mw type 2", ibv_dealloc_mw(mw2) == 0, errno);
+	if (mr)
+		expect_ok("dereg MR after its windows", ibv_dereg_mr(mr) == 0,
+			  errno);
+	free(buf);
+}
+
 static void test_ahs(struct ibv_context *ctx, struct ibv_pd *pd,
 		     const char *lip4, const char *pip4, const char *pip6,
 		     const char *pll6)
@@ -400,6 +439,7 @@ int main(int argc, char **argv)
 		return 1;
 
 	test_mrs(pd, pd2);
+	test_mws(pd);
 	test_ahs(ctx, pd, argv[2], argv[3], argv[4], argv[5]);
 
 	expect_ok("dealloc_pd", ibv_dealloc_pd(pd) == 0, errno);
