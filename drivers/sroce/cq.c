@@ -44,17 +44,6 @@ static void sroce_cq_callback_done(struct sroce_cq *cq)
 		wake_up(&cq->idle_wq);
 }
 
-static bool sroce_cq_idle(struct sroce_cq *cq)
-{
-	unsigned long flags;
-	bool idle;
-
-	spin_lock_irqsave(&cq->lock, flags);
-	idle = !cq->callbacks;
-	spin_unlock_irqrestore(&cq->lock, flags);
-	return idle;
-}
-
 /* Deliver comp_handler calls until none is owed; we own in_handler. */
 static void sroce_cq_run_handler(struct sroce_cq *cq)
 {
@@ -230,19 +219,18 @@ static int sroce_create_cq(struct ib_cq *ibcq,
 static int sroce_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	struct sroce_cq *cq = to_scq(ibcq);
-	unsigned long flags;
-
-	spin_lock_irqsave(&cq->lock, flags);
-	cq->dying = true;
-	cq->notify = 0;
-	spin_unlock_irqrestore(&cq->lock, flags);
 
 	/*
-	 * Posters check dying under the lock, so after this no handler is
-	 * running or will run; the caller may then free what the handlers
-	 * use.  (A consumer must not destroy a CQ from its own handler.)
+	 * Posters check dying under the lock, so once the handler calls in
+	 * progress are over none runs again and the caller may free what the
+	 * handlers use.  (A consumer must not destroy a CQ from its own
+	 * handler.)  ib_core destroys from process context.
 	 */
-	wait_event(cq->idle_wq, sroce_cq_idle(cq));
+	spin_lock_irq(&cq->lock);
+	cq->dying = true;
+	cq->notify = 0;
+	wait_event_lock_irq(cq->idle_wq, !cq->callbacks, cq->lock);
+	spin_unlock_irq(&cq->lock);
 	sroce_queue_free(&cq->queue);
 	return 0;
 }
