@@ -174,6 +174,7 @@ static int sroce_create_cq(struct ib_cq *ibcq,
 			   struct uverbs_attr_bundle *attrs)
 {
 	struct ib_udata *udata = attrs ? &attrs->driver_udata : NULL;
+	struct sroce_dev *sdev = to_sdev(ibcq->device);
 	struct sroce_cq *cq = to_scq(ibcq);
 	struct rxe_create_cq_resp resp = {};
 	struct sroce_ucontext *uctx;
@@ -193,13 +194,19 @@ static int sroce_create_cq(struct ib_cq *ibcq,
 			return -EOPNOTSUPP;
 	}
 
+	/* we report max_cq; make it true */
+	if (atomic_inc_return(&sdev->num_cq) > SROCE_MAX_CQ) {
+		err = -ENOMEM;
+		goto uncount;
+	}
+
 	spin_lock_init(&cq->lock);
 	init_waitqueue_head(&cq->idle_wq);
 	err = sroce_queue_init(&cq->queue, attr->cqe,
 			       sroce_cq_elem_size(udata), SROCE_QUEUE_TO_CLIENT,
 			       !!udata);
 	if (err)
-		return err;
+		goto uncount;
 
 	if (udata) {
 		uctx = rdma_udata_to_drv_context(udata, struct sroce_ucontext,
@@ -209,11 +216,15 @@ static int sroce_create_cq(struct ib_cq *ibcq,
 			err = ib_copy_to_udata(udata, &resp, sizeof(resp));
 		if (err) {
 			sroce_queue_free(&cq->queue);
-			return err;
+			goto uncount;
 		}
 	}
 	ibcq->cqe = sroce_queue_depth(&cq->queue);
 	return 0;
+
+uncount:
+	atomic_dec(&sdev->num_cq);
+	return err;
 }
 
 static int sroce_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
@@ -232,6 +243,7 @@ static int sroce_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	wait_event_lock_irq(cq->idle_wq, !cq->callbacks, cq->lock);
 	spin_unlock_irq(&cq->lock);
 	sroce_queue_free(&cq->queue);
+	atomic_dec(&to_sdev(ibcq->device)->num_cq);
 	return 0;
 }
 

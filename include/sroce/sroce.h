@@ -55,6 +55,7 @@ struct sroce_net;
  * @key_next: cursor of the cyclic key index allocation
  * @ah_next: cursor of the cyclic AH number allocation
  * @num_pd: PDs allocated, held to max_pd
+ * @num_cq: CQs allocated, held to max_cq
  */
 struct sroce_dev {
 	struct ib_device ib_dev;
@@ -76,6 +77,7 @@ struct sroce_dev {
 	u32 key_next;
 	u32 ah_next;
 	atomic_t num_pd;
+	atomic_t num_cq;
 };
 
 static inline struct sroce_dev *to_sdev(struct ib_device *ib_dev)
