@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for completion queues without a registered device: kernel
- * CQs made through sroce_cq_ops on a bare ib_device, and completions
+ * CQs made through sroce_cq_ops on a bare sroce_dev, and completions
  * added with sroce_cq_post().  Covers ordering, arming (next, solicited,
  * missed events), a handler that polls, re-arms and posts from inside,
  * overflow, resize, the user slot format and posting after destroy.
@@ -15,7 +15,7 @@
 #include <sroce/verbs.h>
 
 struct sroce_cq_test {
-	struct ib_device dev;
+	struct sroce_dev sdev;
 	struct sroce_cq cq;
 	struct kunit *test;
 	int handler_calls;
@@ -78,8 +78,8 @@ static struct sroce_cq_test *sroce_test_cq(struct kunit *test, int cqe)
 	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	t->test = test;
-	t->dev.num_comp_vectors = 1;
-	t->cq.ibcq.device = &t->dev;
+	t->sdev.ib_dev.num_comp_vectors = 1;
+	t->cq.ibcq.device = &t->sdev.ib_dev;
 	t->cq.ibcq.comp_handler = sroce_test_comp;
 	t->cq.ibcq.event_handler = sroce_test_event;
 	t->cq.ibcq.cq_context = t;
@@ -113,7 +113,7 @@ static void sroce_cq_create_limits(struct kunit *test)
 {
 	struct sroce_cq_test *t = sroce_test_cq(test, 10);
 	struct ib_cq_init_attr attr = { .cqe = 10 };
-	struct sroce_cq cq = { .ibcq.device = &t->dev };
+	struct sroce_cq cq = { .ibcq.device = &t->sdev.ib_dev };
 
 	KUNIT_EXPECT_GE(test, t->cq.ibcq.cqe, 10);
 	KUNIT_EXPECT_FALSE(test, t->cq.queue.user);
@@ -346,8 +346,30 @@ static void sroce_cq_post_after_destroy(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, t->cq.queue.buf);
 }
 
+/* create_cq holds the device to max_cq and gives the slot back on destroy */
+static void sroce_cq_count_limit(struct kunit *test)
+{
+	struct sroce_cq_test *t = sroce_test_cq(test, 4);
+	struct ib_cq_init_attr attr = { .cqe = 4 };
+	struct sroce_cq cq = { .ibcq.device = &t->sdev.ib_dev };
+	struct sroce_cq over = { .ibcq.device = &t->sdev.ib_dev };
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->sdev.num_cq), 1);
+	KUNIT_ASSERT_EQ(test, sroce_cq_ops.create_cq(&cq.ibcq, &attr, NULL), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->sdev.num_cq), 2);
+	sroce_cq_ops.destroy_cq(&cq.ibcq, NULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->sdev.num_cq), 1);
+
+	atomic_set(&t->sdev.num_cq, SROCE_MAX_CQ);
+	KUNIT_EXPECT_EQ(test, sroce_cq_ops.create_cq(&over.ibcq, &attr, NULL),
+			-ENOMEM);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->sdev.num_cq), SROCE_MAX_CQ);
+	atomic_set(&t->sdev.num_cq, 1);
+}
+
 static struct kunit_case sroce_cq_test_cases[] = {
 	KUNIT_CASE(sroce_cq_create_limits),
+	KUNIT_CASE(sroce_cq_count_limit),
 	KUNIT_CASE(sroce_cq_post_poll_order),
 	KUNIT_CASE(sroce_cq_arming),
 	KUNIT_CASE(sroce_cq_handler_reentry),
