@@ -78,9 +78,12 @@ void sroce_link_detach(struct sroce_dev *sdev)
 		spin_lock_bh(&sroce_dev_list_lock);
 		list_del_rcu(&sdev->list);
 		spin_unlock_bh(&sroce_dev_list_lock);
+		/*
+		 * One grace period covers both: the receive path and the
+		 * notifier look devices up under RCU, and the v1 hook runs
+		 * under it too.
+		 */
 		sroce_v1_hook_del(sdev);
-		/* the receive path and the notifier look devices up under RCU */
-		synchronize_rcu();
 		sdev->listed = false;
 	}
 	if (sdev->net_ref) {

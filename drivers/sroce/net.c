@@ -87,6 +87,7 @@ void sroce_v1_hook_add(struct sroce_dev *sdev)
 	dev_add_pack(&sdev->v1_pt);
 }
 
+/* Returns after an RCU grace period: no receive path sees @sdev then. */
 void sroce_v1_hook_del(struct sroce_dev *sdev)
 {
 	dev_remove_pack(&sdev->v1_pt);
