@@ -28,16 +28,7 @@ rdma link add "$dev" type "$drv" netdev eth0 || fail "rdma link add $dev"
 # The RoCE v2 GID of our IPv4 address: what perftest's -x wants.
 gid=$(v4_gid "$SROCE_MY_IP4")
 wait_for 10 has_gid_type "$dev" "$gid" "RoCE v2" || fail "no RoCE v2 GID for $SROCE_MY_IP4"
-gidx=
-for f in /sys/class/infiniband/"$dev"/ports/1/gids/*; do
-	i=${f##*/}
-	if [ "$(cat "$f")" = "$gid" ] &&
-	   [ "$(cat "/sys/class/infiniband/$dev/ports/1/gid_attrs/types/$i")" = "RoCE v2" ]; then
-		gidx=$i
-		break
-	fi
-done
-[ -n "$gidx" ] || fail "no GID index"
+gidx=$(gid_index "$dev" "$gid" "RoCE v2") || fail "no GID index"
 
 out=/tmp/bench.$drv
 : >"$out"

@@ -53,19 +53,23 @@ counter() {
 	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
 }
 
-# gid_types DEV GID: the types ("IB/RoCE v1", "RoCE v2") under which GID
-# (sysfs notation) appears in DEV's table, one per line.
-gid_types() {
-	local dev=$1 gid=$2 f i
+# gid_index DEV GID TYPE: the index at which GID (sysfs notation) appears
+# in DEV's table with TYPE ("IB/RoCE v1" or "RoCE v2"); fails if nowhere.
+gid_index() {
+	local dev=$1 gid=$2 type=$3 f i
 	for f in /sys/class/infiniband/"$dev"/ports/1/gids/*; do
 		i=${f##*/}
 		[ "$(cat "$f" 2>/dev/null)" = "$gid" ] || continue
-		cat "/sys/class/infiniband/$dev/ports/1/gid_attrs/types/$i" 2>/dev/null
+		if [ "$(cat "/sys/class/infiniband/$dev/ports/1/gid_attrs/types/$i" 2>/dev/null)" = "$type" ]; then
+			echo "$i"
+			return 0
+		fi
 	done
+	return 1
 }
 
 has_gid_type() {
-	gid_types "$1" "$2" | grep -qxF "$3"
+	gid_index "$@" >/dev/null
 }
 
 # ipv4 address -> RoCEv2 GID in sysfs notation (::ffff:a.b.c.d)
@@ -85,4 +89,4 @@ mac_guid() {
 }
 
 # for checks that run these through bash -c
-export -f devinfo counter gid_types has_gid_type v4_gid
+export -f devinfo counter gid_index has_gid_type v4_gid
