@@ -11,6 +11,7 @@
 
 #include <sroce/mr.h>
 #include <sroce/pool.h>
+#include <sroce/qp.h>
 #include <sroce/sroce.h>
 #include <sroce/verbs.h>
 
@@ -69,13 +70,27 @@ static int sroce_query_device(struct ib_device *ib_dev,
 	attr->max_mw = SROCE_MAX_KEYS - 1;	/* shares the MRs' key space */
 	attr->max_ah = SROCE_MAX_AH - 1;
 	attr->max_fast_reg_page_list_len = SROCE_MAX_FAST_REG_PAGES;
-	attr->max_pkeys = 1;
 	attr->local_ca_ack_delay = 15;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
-	/*
-	 * Queue pairs, CQs, MRs, SRQs, AHs and MWs are not implemented yet:
-	 * their limits stay zero so that no consumer is told otherwise.
-	 */
+	attr->max_qp = SROCE_MAX_QP;
+	attr->max_qp_wr = SROCE_MAX_QP_WR;
+	attr->max_send_sge = SROCE_MAX_SGE;
+	attr->max_recv_sge = SROCE_MAX_SGE;
+	attr->max_sge_rd = SROCE_MAX_SGE;
+	attr->max_qp_rd_atom = SROCE_MAX_RD_ATOMIC;
+	attr->max_qp_init_rd_atom = SROCE_MAX_RD_ATOMIC;
+	attr->max_res_rd_atom = SROCE_MAX_QP * SROCE_MAX_RD_ATOMIC;
+	attr->atomic_cap = IB_ATOMIC_HCA;
+	attr->max_srq = SROCE_MAX_SRQ;
+	attr->max_srq_wr = SROCE_MAX_SRQ_WR;
+	attr->max_srq_sge = SROCE_MAX_SGE;
+	attr->max_pkeys = 1;
+	attr->device_cap_flags = IB_DEVICE_BAD_PKEY_CNTR |
+				 IB_DEVICE_BAD_QKEY_CNTR |
+				 IB_DEVICE_SYS_IMAGE_GUID |
+				 IB_DEVICE_RC_RNR_NAK_GEN |
+				 IB_DEVICE_SRQ_RESIZE |
+				 IB_DEVICE_MEM_MGT_EXTENSIONS;
 	return 0;
 }
 
@@ -142,6 +157,30 @@ static const struct rdma_stat_desc sroce_counter_desc[SROCE_NUM_COUNTERS] = {
 	[SROCE_CNT_RX_ICRC_ERR]		= { .name = "rx_icrc_errors" },
 	[SROCE_CNT_RX_NO_QP]		= { .name = "rx_unknown_qp" },
 	[SROCE_CNT_RX_NOMEM]		= { .name = "rx_nomem_drops" },
+	[SROCE_CNT_RX_BAD_QP_TYPE]	= { .name = "rx_wrong_transport" },
+	[SROCE_CNT_RX_QP_STATE]		= { .name = "rx_qp_state_drops" },
+	[SROCE_CNT_RX_BAD_PKEY]		= { .name = "rx_bad_pkey" },
+	[SROCE_CNT_RX_BAD_QKEY]		= { .name = "rx_bad_qkey" },
+	[SROCE_CNT_RX_DUP_REQ]		= { .name = "rx_duplicate_requests" },
+	[SROCE_CNT_RX_OUT_OF_SEQ]	= { .name = "rx_out_of_sequence" },
+	[SROCE_CNT_RX_BAD_RESP]		= { .name = "rx_unexpected_responses" },
+	[SROCE_CNT_RX_CNP]		= { .name = "rx_cnp_packets" },
+	[SROCE_CNT_TX_PACKETS]		= { .name = "tx_packets" },
+	[SROCE_CNT_TX_BYTES]		= { .name = "tx_bytes" },
+	[SROCE_CNT_TX_DROPS]		= { .name = "tx_drops" },
+	[SROCE_CNT_TX_DEFERRED]		= { .name = "tx_deferred" },
+	[SROCE_CNT_TX_QUEUE_FULL]	= { .name = "tx_queue_full" },
+	[SROCE_CNT_SEQ_NAK_SENT]	= { .name = "seq_nak_sent" },
+	[SROCE_CNT_SEQ_NAK_RCVD]	= { .name = "seq_nak_received" },
+	[SROCE_CNT_RNR_NAK_SENT]	= { .name = "rnr_nak_sent" },
+	[SROCE_CNT_RNR_NAK_RCVD]	= { .name = "rnr_nak_received" },
+	[SROCE_CNT_ERR_NAK_SENT]	= { .name = "error_nak_sent" },
+	[SROCE_CNT_ERR_NAK_RCVD]	= { .name = "error_nak_received" },
+	[SROCE_CNT_RETRANSMITS]		= { .name = "retransmits" },
+	[SROCE_CNT_ACK_TIMEOUTS]	= { .name = "ack_timeouts" },
+	[SROCE_CNT_RETRY_EXCEEDED]	= { .name = "retry_exceeded" },
+	[SROCE_CNT_RNR_RETRY_EXCEEDED]	= { .name = "rnr_retry_exceeded" },
+	[SROCE_CNT_QP_ERRORS]		= { .name = "qp_errors" },
 };
 
 void sroce_stats_add(struct sroce_dev *sdev, enum sroce_counter c, u64 n)
@@ -199,7 +238,10 @@ static void sroce_dealloc_driver(struct ib_device *ib_dev)
 	struct sroce_dev *sdev = to_sdev(ib_dev);
 
 	sroce_link_detach(sdev);
+	sroce_tx_fini(sdev);
 	sroce_pool_fini(sdev);
+	WARN_ON_ONCE(!xa_empty(&sdev->qps));
+	xa_destroy(&sdev->qps);
 	free_percpu(sdev->stats);
 	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 	WRITE_ONCE(sdev->dead, true);
@@ -243,6 +285,13 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	INIT_LIST_HEAD(&sdev->list);
 	INIT_LIST_HEAD(&sdev->all_entry);
 	sroce_pool_init(sdev);
+	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
+	if (sroce_tx_init(sdev)) {
+		netdev_put(ndev, &sdev->ndev_tracker);
+		free_percpu(sdev->stats);
+		ib_dealloc_device(&sdev->ib_dev);
+		return ERR_PTR(-ENOMEM);
+	}
 
 	ib_dev = &sdev->ib_dev;
 	ib_dev->node_type = RDMA_NODE_IB_CA;
@@ -257,6 +306,8 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	ib_set_device_ops(ib_dev, &sroce_mr_ops);
 	ib_set_device_ops(ib_dev, &sroce_ah_ops);
 	ib_set_device_ops(ib_dev, &sroce_cq_ops);
+	ib_set_device_ops(ib_dev, &sroce_qp_ops);
+	ib_set_device_ops(ib_dev, &sroce_srq_ops);
 	return sdev;
 }
 

@@ -1,13 +1,67 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * First stop of every received RoCE packet, in softirq: bound the lengths,
- * validate the headers and the ICRC, count, and hand the packet on.  Nothing
- * a packet says is trusted before sroce_pkt_parse() has checked it.
+ * validate the headers and the ICRC, count, and hand the packet to its QP's
+ * responder (requests) or completer (responses).  Nothing a packet says is
+ * trusted before sroce_pkt_parse() has checked it; the skb is freed when
+ * they return, so they copy what they keep.
  */
 #include <linux/skbuff.h>
 
+#include <sroce/qp.h>
 #include <sroce/sroce.h>
 #include <sroce/wire.h>
+
+/* The BTH transport bits a QP of @type accepts */
+static u8 sroce_qp_transport(const struct sroce_qp *qp)
+{
+	switch (qp->type) {
+	case IB_QPT_RC:
+		return SROCE_TR_RC;
+	case IB_QPT_UC:
+		return SROCE_TR_UC;
+	default:
+		return SROCE_TR_UD;
+	}
+}
+
+/* Only the default partition exists: full or limited membership of it */
+static bool sroce_pkey_ok(u16 pkey)
+{
+	return (pkey & 0x7fff) == (SROCE_DEFAULT_PKEY & 0x7fff);
+}
+
+static void sroce_rx_dispatch(struct sroce_dev *sdev, const u8 *nh,
+			      const struct sroce_pkt *pkt)
+{
+	struct sroce_qp *qp;
+
+	if (sroce_opcode_has(pkt->info, SROCE_OPF_CNP)) {
+		/* congestion control (DCQCN reaction point) is not wired yet */
+		sroce_stats_inc(sdev, SROCE_CNT_RX_CNP);
+		return;
+	}
+	if (!sroce_pkey_ok(pkt->pkey)) {
+		sroce_stats_inc(sdev, SROCE_CNT_RX_BAD_PKEY);
+		return;
+	}
+
+	rcu_read_lock();
+	qp = sroce_qp_get_rcu(sdev, pkt->qpn);
+	rcu_read_unlock();
+	if (!qp) {
+		sroce_stats_inc(sdev, SROCE_CNT_RX_NO_QP);
+		return;
+	}
+	if (sroce_opcode_transport(pkt->opcode) != sroce_qp_transport(qp)) {
+		sroce_stats_inc(sdev, SROCE_CNT_RX_BAD_QP_TYPE);
+	} else if (sroce_opcode_has(pkt->info, SROCE_OPF_REQ)) {
+		sroce_resp_rcv(qp, nh, pkt);
+	} else {
+		sroce_comp_rcv(qp, nh, pkt);
+	}
+	sroce_qp_put(qp);
+}
 
 void sroce_rx(struct sroce_dev *sdev, struct sk_buff *skb, int net_type)
 {
@@ -40,8 +94,7 @@ void sroce_rx(struct sroce_dev *sdev, struct sk_buff *skb, int net_type)
 	}
 	sroce_stats_add(sdev, SROCE_CNT_RX_BYTES, pkt.len);
 
-	/* no queue pairs exist yet: every valid packet is for an unknown QP */
-	sroce_stats_inc(sdev, SROCE_CNT_RX_NO_QP);
+	sroce_rx_dispatch(sdev, nh, &pkt);
 	consume_skb(skb);
 	return;
 drop:

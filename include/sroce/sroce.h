@@ -35,6 +35,7 @@
 #define SROCE_MAX_CQE		0x7fff
 
 struct sroce_net;
+struct sroce_tx;
 
 /**
  * struct sroce_dev - one sroce link: an ib_device bound to one netdev
@@ -56,6 +57,11 @@ struct sroce_net;
  * @ah_next: cursor of the cyclic AH number allocation
  * @num_pd: PDs allocated, held to max_pd
  * @num_cq: CQs allocated, held to max_cq
+ * @qps: QPN -> struct sroce_qp, looked up under RCU by received packets
+ * @qpn_next: cursor of the cyclic QPN allocation
+ * @num_qp: QPs allocated, held to max_qp
+ * @num_srq: SRQs allocated, held to max_srq
+ * @tx: the transmit queues (tx.c)
  */
 struct sroce_dev {
 	struct ib_device ib_dev;
@@ -78,6 +84,12 @@ struct sroce_dev {
 	u32 ah_next;
 	atomic_t num_pd;
 	atomic_t num_cq;
+	struct xarray qps;
+	u32 qpn_next;
+	atomic_t num_qp;
+	atomic_t num_srq;
+
+	struct sroce_tx *tx;
 };
 
 static inline struct sroce_dev *to_sdev(struct ib_device *ib_dev)

@@ -17,6 +17,30 @@ enum sroce_counter {
 	SROCE_CNT_RX_ICRC_ERR,
 	SROCE_CNT_RX_NO_QP,
 	SROCE_CNT_RX_NOMEM,
+	SROCE_CNT_RX_BAD_QP_TYPE,	/* opcode of another transport than the QP's */
+	SROCE_CNT_RX_QP_STATE,		/* QP not in a state that receives */
+	SROCE_CNT_RX_BAD_PKEY,
+	SROCE_CNT_RX_BAD_QKEY,
+	SROCE_CNT_RX_DUP_REQ,		/* duplicate requests answered */
+	SROCE_CNT_RX_OUT_OF_SEQ,	/* requests ahead of the expected PSN */
+	SROCE_CNT_RX_BAD_RESP,		/* responses not matching any WQE */
+	SROCE_CNT_RX_CNP,		/* congestion notifications received */
+	SROCE_CNT_TX_PACKETS,
+	SROCE_CNT_TX_BYTES,
+	SROCE_CNT_TX_DROPS,		/* the netdev or qdisc refused a packet */
+	SROCE_CNT_TX_DEFERRED,		/* held back: netdev queue stopped */
+	SROCE_CNT_TX_QUEUE_FULL,	/* a QP stopped at a full priority queue */
+	SROCE_CNT_SEQ_NAK_SENT,
+	SROCE_CNT_SEQ_NAK_RCVD,
+	SROCE_CNT_RNR_NAK_SENT,
+	SROCE_CNT_RNR_NAK_RCVD,
+	SROCE_CNT_ERR_NAK_SENT,		/* invalid request, access, operational */
+	SROCE_CNT_ERR_NAK_RCVD,
+	SROCE_CNT_RETRANSMITS,		/* request packets sent again */
+	SROCE_CNT_ACK_TIMEOUTS,
+	SROCE_CNT_RETRY_EXCEEDED,
+	SROCE_CNT_RNR_RETRY_EXCEEDED,
+	SROCE_CNT_QP_ERRORS,		/* QPs the transport moved to error */
 	SROCE_NUM_COUNTERS
 };
 

@@ -175,14 +175,6 @@ struct sroce_cq {
 	bool dying;
 };
 
-struct sroce_qp {
-	struct ib_qp ibqp;
-};
-
-struct sroce_srq {
-	struct ib_srq ibsrq;
-};
-
 /**
  * struct sroce_mw - a memory window (type 1 or 2)
  * @ibmw: the ib_core object (first, ib_core allocates it); ibmw.rkey is

@@ -1,0 +1,529 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Queue pairs and the transport that runs them.
+ *
+ * The contract between the files of the data path:
+ *
+ *   qp.c    verbs (create/modify/query/destroy, post_send/post_recv), the
+ *           QPN table, the state machine, flushing
+ *   srq.c   shared receive queues
+ *   req.c   requester: send WQEs -> request packets
+ *   comp.c  completer: ACKs / READ responses / atomic ACKs -> send
+ *           completions, retransmit and RNR timers
+ *   resp.c  responder: request packets -> memory, receive completions,
+ *           ACKs, NAKs, READ responses, atomic replies
+ *   tx.c    packet buffers and the per-priority transmit queues
+ *   rx.c    validation, QP lookup, dispatch to resp.c or comp.c
+ *
+ * Locking.  qp->sq_lock (taken with spin_lock_bh) covers the send queue,
+ * the requester and the completer state; qp->resp.lock (spin_lock_bh)
+ * covers the responder state and the receive queue consumer.  They nest
+ * sq_lock -> resp.lock only in qp.c (state changes); the transport never
+ * takes both.  sroce_cq_post() may call the consumer's completion handler,
+ * which may post to this very QP: never call it with sq_lock, resp.lock,
+ * rq_lock or an SRQ lock held (collect the ib_wc, unlock, then post).
+ * qp->state is written under both locks and read under either (or with
+ * READ_ONCE for a hint).
+ *
+ * Ownership.  Each file owns its part of struct sroce_qp (req.c/comp.c
+ * struct sroce_req and struct sroce_comp, resp.c struct sroce_resp and
+ * struct sroce_rd_res, qp.c the rest) and may add members there.
+ *
+ * Context.  Received packets are handled in softirq (resp.c, comp.c).
+ * The requester runs from sroce_req_kick(): inline in the poster's context
+ * for a bounded number of packets, then from qp->req_work.
+ */
+#ifndef SROCE_QP_H
+#define SROCE_QP_H
+
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_user_rxe.h>
+
+#include <sroce/queue.h>
+#include <sroce/verbs.h>
+
+struct sk_buff;
+struct sroce_dev;
+struct sroce_pkt;
+
+/* Limits reported by query_device and enforced by create_qp/create_srq */
+#define SROCE_MAX_QP		0x10000
+#define SROCE_MAX_QP_WR		0x4000
+#define SROCE_MAX_SGE		32
+#define SROCE_MAX_INLINE	256
+#define SROCE_MAX_RD_ATOMIC	128	/* initiator and responder depth */
+#define SROCE_MAX_SRQ		0x10000
+#define SROCE_MAX_SRQ_WR	0x4000
+#define SROCE_MIN_QPN		0x11	/* below: reserved (0, 1 = GSI) */
+#define SROCE_MAX_QPN		0x00ffffffU
+
+/* Requester: packets a QP may have unacknowledged before it waits */
+#define SROCE_MAX_UNACKED_PSNS	128
+/* Requester asks for an ACK at least this often within a message */
+#define SROCE_ACKREQ_INTERVAL	64
+/* Requester packets built per sroce_req_kick() before it yields */
+#define SROCE_REQ_BUDGET	64
+
+/**
+ * struct sroce_tx_waiter - a QP waiting for room in a transmit queue
+ * @entry: on the priority's wait list while @queued
+ * @wake: called (softirq or process context, no QP lock held) when the
+ *	queue it waited for has drained below its low watermark
+ * @prio: the priority waited for
+ * @queued: on a wait list
+ */
+struct sroce_tx_waiter {
+	struct list_head entry;
+	void (*wake)(struct sroce_tx_waiter *w);
+	u8 prio;
+	bool queued;
+};
+
+/* Progress of a send WQE, kernel-owned (struct sroce_swqe.state) */
+enum sroce_wqe_state {
+	SROCE_WQE_POSTED,	/* not yet looked at by the requester */
+	SROCE_WQE_SENDING,	/* some packets built */
+	SROCE_WQE_SENT,		/* all packets built, waiting for the ACK */
+	SROCE_WQE_DONE,		/* completed (or flushed) */
+};
+
+/**
+ * struct sroce_swqe - the kernel's copy of a send work request
+ *
+ * Kernel QPs write these directly in post_send.  For user QPs the
+ * requester copies the librxe struct rxe_send_wqe out of the mmapped ring
+ * into this slot once (sroce_sq_fetch()) and validates it; nothing is read
+ * from the user ring afterwards.
+ *
+ * @wr_id: returned in the completion
+ * @opcode: IB_WR_*
+ * @send_flags: IB_SEND_*
+ * @ex: immediate data (big endian, as posted) or the rkey to invalidate
+ * @rdma: RDMA WRITE/READ target
+ * @atomic: ATOMIC target and operands
+ * @ud: UD destination; @ud.ah is referenced (sroce_ah_get) while posted
+ * @reg: IB_WR_REG_MR: the MR (kernel QPs only), new key and access
+ * @length: total bytes of the message (sum of SGEs, or inline length)
+ * @num_sge: SGEs in @sge (0 for inline)
+ * @inline_data: message copied at post time (IB_SEND_INLINE); points into
+ *	the slot's tail, like @sge
+ * @sge: the scatter/gather list, checked against the QP's max_send_sge
+ * @state: enum sroce_wqe_state
+ * @status: IB_WC_* the WQE completes with
+ * @ssn: send sequence number (for the completer)
+ * @first_psn: PSN of its first packet (valid once SENDING)
+ * @last_psn: PSN of its last packet (for READ: of the last response)
+ * @rd_atomic: occupies one of the QP's max_rd_atomic slots
+ * @acked: bytes of a READ already placed, for retries
+ */
+struct sroce_swqe {
+	u64 wr_id;
+	u32 opcode;
+	u32 send_flags;
+	u32 ex;
+	union {
+		struct {
+			u64 remote_addr;
+			u32 rkey;
+		} rdma;
+		struct {
+			u64 remote_addr;
+			u64 compare_add;
+			u64 swap;
+			u32 rkey;
+		} atomic;
+		struct {
+			u32 remote_qpn;
+			u32 remote_qkey;
+			struct sroce_ah *ah;
+		} ud;
+		struct {
+			struct sroce_mr *mr;
+			u32 key;
+			u32 access;
+		} reg;
+	} wr;
+	u32 length;
+	u32 num_sge;
+	u8 *inline_data;
+	struct ib_sge *sge;
+
+	u32 state;
+	u32 status;
+	u32 ssn;
+	u32 first_psn;
+	u32 last_psn;
+	bool rd_atomic;
+	u32 acked;
+};
+
+/**
+ * struct sroce_rwqe - the responder's copy of a receive work request
+ * @wr_id: returned in the completion
+ * @num_sge: SGEs in @sge
+ * @length: sum of the SGE lengths (bounded by SROCE_MAX_MSG_SIZE)
+ * @sge: scatter list, at most SROCE_MAX_SGE entries
+ */
+struct sroce_rwqe {
+	u64 wr_id;
+	u32 num_sge;
+	u32 length;
+	struct ib_sge sge[SROCE_MAX_SGE];
+};
+
+/**
+ * struct sroce_srq - a shared receive queue
+ * @ibsrq: ib_core's part (first)
+ * @pd: protection domain of its receive buffers
+ * @rq: the ring of struct rxe_recv_wqe (user or kernel)
+ * @lock: serialises consumers (responders of several QPs) and kernel
+ *	producers; taken with spin_lock_bh
+ * @max_sge: SGEs per WQE the ring was sized for
+ * @limit: armed SRQ limit, 0 when not armed
+ * @srq_num: number reported to librxe (create_srq_resp)
+ */
+struct sroce_srq {
+	struct ib_srq ibsrq;
+	struct sroce_pd *pd;
+	struct sroce_queue rq;
+	spinlock_t lock;	/* see @lock above */
+	u32 max_sge;
+	u32 limit;
+	u32 srq_num;
+};
+
+static inline struct sroce_srq *to_ssrq(struct ib_srq *ibsrq)
+{
+	return container_of(ibsrq, struct sroce_srq, ibsrq);
+}
+
+/**
+ * struct sroce_rd_res - a responder resource: one READ or ATOMIC served,
+ *	kept to answer a duplicate of it
+ * @valid: holds a request
+ * @atomic: ATOMIC (else READ)
+ * @first_psn: PSN of the request
+ * @last_psn: PSN of its last response packet
+ * @va: READ: first byte; ATOMIC: target
+ * @rkey: as requested
+ * @length: READ length
+ * @orig: ATOMIC: the value returned the first time
+ */
+struct sroce_rd_res {
+	bool valid;
+	bool atomic;
+	u32 first_psn;
+	u32 last_psn;
+	u64 va;
+	u32 rkey;
+	u32 length;
+	u64 orig;
+};
+
+/**
+ * struct sroce_req - requester state (under qp->sq_lock)
+ * @wqe_index: next SQ slot to send from
+ * @psn: PSN of the next request packet
+ * @offset: bytes of the WQE at @wqe_index already sent
+ * @opcode: opcode of the last packet sent (-1 when none), for FIRST/MIDDLE
+ *	/LAST chains
+ * @ssn: next send sequence number
+ * @rd_atomic: READ/ATOMIC WQEs in flight (held to qp->attr max_rd_atomic)
+ * @pkts_since_ackreq: packets since the last one with AckReq set
+ * @fence_wait: stopped at a fenced WQE until the READs/ATOMICs before it
+ *	complete
+ * @tx_blocked: stopped because the transmit queue was full; @waiter set
+ * @waiter: how the tx layer wakes us
+ */
+struct sroce_req {
+	u32 wqe_index;
+	u32 psn;
+	u32 offset;
+	int opcode;
+	u32 ssn;
+	u32 rd_atomic;
+	u32 pkts_since_ackreq;
+	bool fence_wait;
+	bool tx_blocked;
+	struct sroce_tx_waiter waiter;
+};
+
+/**
+ * struct sroce_comp - completer state (under qp->sq_lock)
+ * @psn: oldest PSN not yet acknowledged
+ * @retry_cnt: retries left for this stretch without progress
+ * @rnr_retry: RNR retries left (7 = infinite, never decremented)
+ * @retrans_timer: local ACK timeout, armed while requests are unacked
+ * @rnr_timer: RNR back-off before resending
+ * @rnr_wait: waiting for @rnr_timer; the requester sends nothing
+ */
+struct sroce_comp {
+	u32 psn;
+	u8 retry_cnt;
+	u8 rnr_retry;
+	struct timer_list retrans_timer;
+	struct timer_list rnr_timer;
+	bool rnr_wait;
+};
+
+/**
+ * struct sroce_resp - responder state (under @lock)
+ * @lock: see the locking rules at the top of this file
+ * @psn: expected PSN of the next new request (ePSN)
+ * @msn: message sequence number, in every ACK
+ * @opcode: last request opcode accepted (-1 when between messages)
+ * @wqe: receive WQE of the SEND message in progress
+ * @have_wqe: @wqe holds a WQE taken from the RQ/SRQ
+ * @offset: bytes of the current SEND or WRITE message placed so far
+ * @write_va: next byte the current RDMA WRITE places
+ * @write_rkey: rkey of the current RDMA WRITE
+ * @write_mr: MR of the current RDMA WRITE (referenced)
+ * @write_len: bytes the RETH announced
+ * @nak_sent: a PSN sequence error NAK was sent for the current gap
+ * @rd_res: responder resources, qp->attr max_dest_rd_atomic of them
+ * @rd_res_num: entries in @rd_res
+ * @rd_res_next: ring cursor
+ * @ack_pending: packets accepted since the last ACK (coalescing)
+ */
+struct sroce_resp {
+	spinlock_t lock;	/* see @lock above */
+	u32 psn;
+	u32 msn;
+	int opcode;
+	struct sroce_rwqe wqe;
+	bool have_wqe;
+	u32 offset;
+	u64 write_va;
+	u32 write_rkey;
+	struct sroce_mr *write_mr;
+	u32 write_len;
+	bool nak_sent;
+	struct sroce_rd_res *rd_res;
+	u32 rd_res_num;
+	u32 rd_res_next;
+	u32 ack_pending;
+};
+
+/**
+ * struct sroce_qp - a queue pair
+ * @ibqp: ib_core's part (first)
+ * @sdev: the device
+ * @pd: protection domain
+ * @scq: send CQ
+ * @rcq: receive CQ
+ * @srq: shared receive queue, or NULL
+ * @type: IB_QPT_RC, _UC, _UD or _GSI
+ * @user: created by a user process (rings are mmapped)
+ * @sig_all: every send WQE completes (IB_SIGNAL_ALL_WR)
+ * @ref: one for the QPN table plus one per sroce_qp_get_rcu()
+ * @done: completed when the last reference goes
+ * @dead: destroy_qp has begun: no new work is started
+ * @state: IB_QPS_*; see the locking rules
+ * @attr: the attributes last set by modify_qp (and defaults), the
+ *	transport reads timeout, retry_cnt, rnr_retry, min_rnr_timer,
+ *	max_rd_atomic, max_dest_rd_atomic, qp_access_flags, qkey, dest_qp_num,
+ *	path_mtu from here
+ * @mtu: path MTU in bytes (from attr.path_mtu; 256 for UD/GSI is not
+ *	used: they use the port's active MTU)
+ * @av: primary path (RC/UC), valid once modify_qp set IB_QP_AV
+ * @sport: UDP source port for RoCEv2 (rdma_get_udp_sport of the flow
+ *	label or of the QPNs)
+ * @prio: transmit priority (skb->priority, PCP), from the SL for now
+ * @sq_lock: see the locking rules
+ * @sq: user ring of struct rxe_send_wqe (user QPs only)
+ * @swqe: kernel copies, one per SQ slot, @swqe_stride bytes apart
+ * @swqe_stride: bytes per entry of @swqe (struct + SGE/inline area)
+ * @sq_mask: SQ slots - 1 (same ring geometry as @sq for user QPs)
+ * @sq_prod: next free slot (kernel QPs; user QPs read @sq's producer)
+ * @sq_cons: oldest slot not yet completed
+ * @max_send_sge: SGEs per send WQE
+ * @max_inline: inline bytes per send WQE
+ * @max_send_wr: depth of the SQ
+ * @rq: ring of struct rxe_recv_wqe (when there is no SRQ)
+ * @rq_lock: kernel post_recv producers
+ * @max_recv_sge: SGEs per receive WQE
+ * @req: requester state
+ * @comp: completer state
+ * @resp: responder state
+ * @req_work: runs the requester when it is not run inline
+ * @sq_drained_sent: IB_EVENT_SQ_DRAINED was delivered for the current SQD
+ */
+struct sroce_qp {
+	struct ib_qp ibqp;
+	struct sroce_dev *sdev;
+	struct sroce_pd *pd;
+	struct sroce_cq *scq;
+	struct sroce_cq *rcq;
+	struct sroce_srq *srq;
+	enum ib_qp_type type;
+	bool user;
+	bool sig_all;
+	refcount_t ref;
+	struct completion done;
+	bool dead;
+
+	enum ib_qp_state state;
+	struct ib_qp_attr attr;
+	u32 mtu;
+	struct sroce_av av;
+	u16 sport;
+	u8 prio;
+
+	spinlock_t sq_lock;	/* see the locking rules */
+	struct sroce_queue sq;
+	void *swqe;
+	size_t swqe_stride;
+	u32 sq_mask;
+	u32 sq_prod;
+	u32 sq_cons;
+	u32 max_send_sge;
+	u32 max_inline;
+	u32 max_send_wr;
+
+	struct sroce_queue rq;
+	spinlock_t rq_lock;	/* kernel post_recv producers */
+	u32 max_recv_sge;
+
+	struct sroce_req req;
+	struct sroce_comp comp;
+	struct sroce_resp resp;
+	struct work_struct req_work;
+	bool sq_drained_sent;
+};
+
+static inline struct sroce_qp *to_sqp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct sroce_qp, ibqp);
+}
+
+static inline struct sroce_swqe *sroce_sq_wqe(const struct sroce_qp *qp,
+					      u32 index)
+{
+	return (struct sroce_swqe *)((u8 *)qp->swqe +
+				     (size_t)(index & qp->sq_mask) *
+				     qp->swqe_stride);
+}
+
+static inline bool sroce_qp_is_rc(const struct sroce_qp *qp)
+{
+	return qp->type == IB_QPT_RC;
+}
+
+static inline bool sroce_qp_is_ud(const struct sroce_qp *qp)
+{
+	return qp->type == IB_QPT_UD || qp->type == IB_QPT_GSI;
+}
+
+/* --- qp.c ---------------------------------------------------------------- */
+extern const struct ib_device_ops sroce_qp_ops;
+
+/* QP @qpn with a reference, or NULL; caller in an RCU read section */
+struct sroce_qp *sroce_qp_get_rcu(struct sroce_dev *sdev, u32 qpn);
+void sroce_qp_put(struct sroce_qp *qp);
+
+/*
+ * The SQ's producer: slots before it hold posted WQEs.  For user QPs it
+ * is read (masked) from the ring.
+ */
+u32 sroce_sq_prod(struct sroce_qp *qp);
+/*
+ * Make the swqe at @index valid: for user QPs copy and check the ring's
+ * struct rxe_send_wqe (taking the UD AH reference).  Called by the
+ * requester once per WQE, under sq_lock.  Returns 0 or an IB_WC_* error
+ * status (> 0) the WQE must complete with.
+ */
+int sroce_sq_fetch(struct sroce_qp *qp, u32 index);
+/*
+ * Retire the oldest SQ slot (sq_cons): drop the swqe's references (UD AH,
+ * REG_MR MR) and, for user QPs, advance the ring's consumer index.
+ * Under sq_lock.
+ */
+void sroce_sq_retire(struct sroce_qp *qp);
+
+/*
+ * Take the next receive WQE of @qp (its RQ or SRQ) into @wqe.  Called by
+ * the responder under resp.lock.  Returns 0, -EAGAIN when the queue is
+ * empty (RNR), or -EINVAL for a malformed user WQE (the QP goes to error).
+ * Raises IB_EVENT_SRQ_LIMIT_REACHED when an armed SRQ falls below its limit.
+ */
+int sroce_rq_take(struct sroce_qp *qp, struct sroce_rwqe *wqe);
+
+/*
+ * Move @qp to IB_QPS_ERR from the transport (fatal completion error,
+ * bad user WQE, retry exhausted) and flush both queues with
+ * IB_WC_WR_FLUSH_ERR completions.  Takes sq_lock and resp.lock itself:
+ * call with none of the QP's locks held (any context but hardirq).
+ * Raises IB_EVENT_QP_FATAL when @event.
+ */
+void sroce_qp_error(struct sroce_qp *qp, bool event);
+
+/*
+ * Fill @wc for send WQE @wqe completing with @status (wr_id, opcode,
+ * byte_len, qp).  Returns false when no CQE is due (a successful unsignaled
+ * WQE).  The caller posts @wc to qp->scq after dropping its locks.
+ */
+bool sroce_sq_wc(const struct sroce_qp *qp, const struct sroce_swqe *wqe,
+		 enum ib_wc_status status, struct ib_wc *wc);
+
+/* --- srq.c --------------------------------------------------------------- */
+extern const struct ib_device_ops sroce_srq_ops;
+
+/* --- req.c --------------------------------------------------------------- */
+/* Make the requester look at the SQ (new WQEs, ACK progress, wake-ups) */
+void sroce_req_kick(struct sroce_qp *qp);
+void sroce_req_work(struct work_struct *work);
+void sroce_req_init(struct sroce_qp *qp);
+/* Rewind to the oldest unacknowledged WQE (timeout, NAK); under sq_lock */
+void sroce_req_rewind(struct sroce_qp *qp);
+
+/* --- comp.c -------------------------------------------------------------- */
+void sroce_comp_init(struct sroce_qp *qp);
+/* Stop the timers for good (destroy); may sleep */
+void sroce_comp_stop(struct sroce_qp *qp);
+/* An ACKNOWLEDGE, READ RESPONSE or ATOMIC ACKNOWLEDGE for @qp (softirq) */
+void sroce_comp_rcv(struct sroce_qp *qp, const void *nh,
+		    const struct sroce_pkt *pkt);
+/* The requester sent a request with AckReq: (re)arm the ACK timer */
+void sroce_comp_arm(struct sroce_qp *qp);
+
+/* --- resp.c -------------------------------------------------------------- */
+void sroce_resp_init(struct sroce_qp *qp);
+/* Release what the responder holds (MR references, resources) */
+void sroce_resp_cleanup(struct sroce_qp *qp);
+/* A request packet for @qp (softirq) */
+void sroce_resp_rcv(struct sroce_qp *qp, const void *nh,
+		    const struct sroce_pkt *pkt);
+
+/* --- tx.c ---------------------------------------------------------------- */
+int sroce_tx_init(struct sroce_dev *sdev);
+void sroce_tx_fini(struct sroce_dev *sdev);
+
+/*
+ * A packet to @av: Ethernet (+ VLAN tag), network headers for a transport
+ * part of @tp_len bytes (BTH through pad) plus the ICRC.  *@bth is set to
+ * the transport part, which the caller fills completely.  @sport is the
+ * RoCEv2 UDP source port.  Any context.  NULL when out of memory.
+ */
+struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
+			       const struct sroce_av *av, u16 sport,
+			       unsigned int tp_len, void **bth);
+/*
+ * Finish @skb (ICRC, checksums, priority) and queue it on priority @prio.
+ * Returns 0 when queued; 1 when queued but the priority's queue is above
+ * its high watermark: @w (if not NULL) is then armed and woken once there
+ * is room, and the caller should stop building packets.  Returns a
+ * negative errno when the packet was dropped (device gone or down); the
+ * skb is consumed in every case.
+ */
+int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb, u8 prio,
+		  struct sroce_tx_waiter *w);
+/* Take @w off its wait list, if it is on one (destroy, error) */
+void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w);
+
+#endif /* SROCE_QP_H */
