@@ -1,32 +1,796 @@
 // SPDX-License-Identifier: GPL-2.0
-/* STUB: replaced by the transmit layer */
+/*
+ * Transmit: packet buffers and the per-priority transmit queues.
+ *
+ * sroce_tx_alloc() builds the link and network headers of a packet in one
+ * linear skb and leaves the transport part to the caller.  sroce_tx_send()
+ * finishes it (ICRC, UDP checksum, priority, PCP) and appends it to one of
+ * eight FIFOs, one per priority, shared by every QP of the device.
+ *
+ * One context at a time (tx->draining) moves packets from the FIFOs to the
+ * netdev.  The txsched policy chooses the priority; a priority whose next
+ * packet would land on a stopped netdev queue (a PFC pause, a full ring, a
+ * BQL limit) is skipped and its packet kept, so it never piles up in the
+ * qdisc where it would be dropped, and the other priorities go on.  Such
+ * priorities are retried by an hrtimer, and by every later send.
+ *
+ * The FIFOs push back: above SROCE_TX_HIGH_WM packets a sender is told to
+ * stop and its waiter is armed; it is woken once the FIFO is down to
+ * SROCE_TX_LOW_WM.  Senders that cannot stop (ACKs, READ responses) are
+ * bounded by SROCE_TX_HARD_LIMIT, beyond which packets are dropped for the
+ * RC transport to repair.
+ *
+ * Contexts.  sroce_tx_send() runs a bounded drain inline (process context,
+ * often with BH disabled and a QP lock held, or softirq).  Because the
+ * caller may hold a QP lock, waiters are never woken there: wake-ups, and
+ * drains that ran out of budget, continue in tx->work.  tx->lock is only
+ * ever taken with BH disabled and never held across dev_queue_xmit() or a
+ * wake-up.
+ */
+#include <linux/bits.h>
+#include <linux/etherdevice.h>
+#include <linux/hrtimer.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/jhash.h>
+#include <linux/minmax.h>
+#include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/udp.h>
+#include <linux/workqueue.h>
+#include <net/ip6_checksum.h>
+
+#include <sroce/frame.h>
 #include <sroce/qp.h>
 #include <sroce/sroce.h>
+#include <sroce/txsched.h>
 
-int sroce_tx_init(struct sroce_dev *sdev)
+/* Per priority: arm waiters above HIGH, wake them at LOW, drop above HARD */
+#define SROCE_TX_HIGH_WM	512
+#define SROCE_TX_LOW_WM		128
+#define SROCE_TX_HARD_LIMIT	(4 * SROCE_TX_HIGH_WM)
+/* Packets one drain pass hands down before it leaves the rest to tx->work */
+#define SROCE_TX_BUDGET		256
+/* Retry of stopped netdev queues, doubled while nothing can be sent */
+#define SROCE_TX_RETRY_MIN_NS	(20 * NSEC_PER_USEC)
+#define SROCE_TX_RETRY_MAX_NS	(160 * NSEC_PER_USEC)
+/* Hop limits for an AV that has none */
+#define SROCE_TX_IP_TTL		64
+#define SROCE_TX_GRH_HOPLMT	0xff
+
+/**
+ * struct sroce_tx_prio - the transmit queue of one priority
+ * @skbs: finished packets, oldest first (under tx->lock, not its own lock)
+ * @waiters: struct sroce_tx_waiter waiting for @skbs to shrink
+ * @stalled: the head packet was held back for a stopped netdev queue and
+ *	has been counted as deferred
+ */
+struct sroce_tx_prio {
+	struct sk_buff_head skbs;
+	struct list_head waiters;
+	bool stalled;
+};
+
+/**
+ * struct sroce_tx - transmit state of one device
+ * @sdev: the device
+ * @lock: protects everything below but @ip_id and @waking*
+ * @prio: the eight queues
+ * @sched: which priority sends next
+ * @draining: a context is moving packets to the netdev
+ * @dead: sroce_tx_fini() has begun: nothing is queued or rearmed
+ * @retry_ns: current delay of @retry_timer
+ * @retry_timer: retries priorities held back by stopped netdev queues
+ * @wq: runs @work; may reclaim memory, as storage ULPs sit on top of us
+ * @work: continues long drains and wakes waiters
+ * @ip_id: IPv4 identification of the next packet
+ * @waking: the waiter whose ->wake() @work is running, or NULL
+ * @waking_cpu: the CPU it runs on
+ */
+struct sroce_tx {
+	struct sroce_dev *sdev;
+	spinlock_t lock;	/* see @lock above */
+	struct sroce_tx_prio prio[SROCE_NUM_PRIO];
+	struct sroce_txsched sched;
+	bool draining;
+	bool dead;
+	u64 retry_ns;
+	struct hrtimer retry_timer;
+	struct workqueue_struct *wq;
+	struct work_struct work;
+	atomic_t ip_id;
+	struct sroce_tx_waiter *waking;
+	int waking_cpu;
+};
+
+/* Who runs a drain: decides what it may leave to whom */
+enum sroce_tx_ctx {
+	SROCE_TX_CTX_SEND,
+	SROCE_TX_CTX_TIMER,
+	SROCE_TX_CTX_WORK,
+};
+
+/* --- Building ------------------------------------------------------------ */
+
+static int sroce_tx_net_type(u8 network_type, enum sroce_net_type *t,
+			     __be16 *proto)
 {
-	return 0;
+	switch (network_type) {
+	case RDMA_NETWORK_ROCE_V1:
+		*t = SROCE_NET_ROCE_V1;
+		*proto = htons(SROCE_ETH_P_ROCE_V1);
+		return 0;
+	case RDMA_NETWORK_IPV4:
+		*t = SROCE_NET_ROCE_V2_IPV4;
+		*proto = htons(ETH_P_IP);
+		return 0;
+	case RDMA_NETWORK_IPV6:
+		*t = SROCE_NET_ROCE_V2_IPV6;
+		*proto = htons(ETH_P_IPV6);
+		return 0;
+	}
+	return -EINVAL;
 }
 
-void sroce_tx_fini(struct sroce_dev *sdev)
+/*
+ * A GRH never crosses a router (RoCEv1 is link-local), so its hop limit
+ * only has to be one no router would discard; IP gets the usual TTL.
+ */
+static u8 sroce_tx_hop_limit(const struct sroce_av *av, enum sroce_net_type t)
 {
+	if (av->hop_limit)
+		return av->hop_limit;
+	return t == SROCE_NET_ROCE_V1 ? SROCE_TX_GRH_HOPLMT : SROCE_TX_IP_TTL;
 }
 
+static void sroce_tx_net_params(struct sroce_tx *tx, const struct sroce_av *av,
+				enum sroce_net_type t, u16 sport,
+				struct sroce_net_params *np)
+{
+	np->type = t;
+	/* IPv4 AVs hold IPv4-mapped GIDs, which is what frame.c expects */
+	memcpy(&np->saddr, av->sgid.raw, sizeof(np->saddr));
+	memcpy(&np->daddr, av->dgid.raw, sizeof(np->daddr));
+	np->flow_label = av->flow_label;
+	np->ip_id = (u16)atomic_inc_return(&tx->ip_id);
+	np->sport = sport;
+	np->tclass = av->traffic_class;
+	np->hop_limit = sroce_tx_hop_limit(av, t);
+}
+
+static void sroce_tx_eth_hdr(struct sk_buff *skb, const struct sroce_av *av,
+			     __be16 proto)
+{
+	struct ethhdr *eh = skb_push(skb, ETH_HLEN);
+
+	ether_addr_copy(eh->h_dest, av->dmac);
+	ether_addr_copy(eh->h_source, skb->dev->dev_addr);
+	eh->h_proto = proto;
+	skb_reset_mac_header(skb);
+	skb->protocol = proto;
+}
+
+/*
+ * Tag frames of a VLAN GID.  The PCP is filled in at send time.  A link
+ * made on the VLAN device itself gets its tag from that device.
+ */
+static void sroce_tx_vlan(struct sk_buff *skb, const struct sroce_av *av)
+{
+	struct net_device *ndev = skb->dev;
+
+	if (av->vlan_id >= VLAN_N_VID)
+		return;
+	if (is_vlan_dev(ndev) && vlan_dev_vlan_id(ndev) == av->vlan_id)
+		return;
+	__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), av->vlan_id);
+}
+
+/*
+ * All packets of one flow (one QP towards one peer) must leave through the
+ * same netdev queue, or a backlog in one queue reorders them on the wire.
+ * Give the stack a flow hash, and pin the CPU that XPS maps by, to the flow
+ * rather than to whichever CPU happens to drain.
+ */
+static void sroce_tx_steer(struct sk_buff *skb, const struct sroce_av *av,
+			   u16 sport)
+{
+	u32 hash = jhash(av->dgid.raw, sizeof(av->dgid.raw), sport);
+
+	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
+#ifdef CONFIG_XPS
+	skb->sender_cpu = reciprocal_scale(hash, nr_cpu_ids) + 1;
+#endif
+}
+
+/**
+ * sroce_tx_alloc() - allocate and address a packet
+ * @sdev: the device
+ * @av: where the packet goes
+ * @sport: UDP source port (RoCEv2)
+ * @tp_len: bytes of the transport part, BTH through pad
+ * @bth: set to the transport part
+ *
+ * Builds the Ethernet header (tagged for a VLAN GID) and the GRH or the
+ * IP and UDP headers for a transport part of @tp_len bytes plus the ICRC.
+ * The caller fills all @tp_len bytes at *@bth; sroce_tx_send() adds the
+ * ICRC after them.  Any context.
+ *
+ * Return: the skb, with skb->data at the Ethernet header, or NULL when out
+ * of memory or @av / @tp_len cannot be encoded.
+ */
 struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
 			       const struct sroce_av *av, u16 sport,
 			       unsigned int tp_len, void **bth)
 {
-	return NULL;
+	struct net_device *ndev = sdev->ndev;
+	struct sroce_net_params np;
+	enum sroce_net_type t;
+	unsigned int hroom, nhl;
+	struct sk_buff *skb;
+	__be16 proto;
+	int ret;
+
+	if (!sdev->tx || tp_len < SROCE_BTH_LEN ||
+	    sroce_tx_net_type(av->network_type, &t, &proto))
+		return NULL;
+	nhl = sroce_net_hdr_len(t);
+
+	/* room for a tag the stack may have to insert in software */
+	hroom = LL_RESERVED_SPACE_EXTRA(ndev, VLAN_HLEN);
+	skb = alloc_skb(hroom + nhl + tp_len + SROCE_ICRC_LEN +
+			READ_ONCE(ndev->needed_tailroom), GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, hroom);
+	skb->dev = ndev;
+
+	skb_reset_network_header(skb);
+	skb_put(skb, nhl + tp_len + SROCE_ICRC_LEN);
+	sroce_tx_net_params(sdev->tx, av, t, sport, &np);
+	ret = sroce_net_hdr_build(skb->data, &np, tp_len + SROCE_ICRC_LEN);
+	if (ret < 0) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	/* RoCEv2: the UDP header, which checksum offload starts from */
+	skb_set_transport_header(skb, t == SROCE_NET_ROCE_V1 ? nhl :
+				 nhl - SROCE_UDP_LEN);
+	*bth = skb->data + nhl;
+
+	sroce_tx_eth_hdr(skb, av, proto);
+	skb_reset_mac_len(skb);
+	sroce_tx_vlan(skb, av);
+	sroce_tx_steer(skb, av, sport);
+	return skb;
 }
 
+/* --- Finishing ----------------------------------------------------------- */
+
+static int sroce_tx_skb_type(const struct sk_buff *skb, enum sroce_net_type *t)
+{
+	switch (ntohs(skb->protocol)) {
+	case SROCE_ETH_P_ROCE_V1:
+		*t = SROCE_NET_ROCE_V1;
+		return 0;
+	case ETH_P_IP:
+		*t = SROCE_NET_ROCE_V2_IPV4;
+		return 0;
+	case ETH_P_IPV6:
+		*t = SROCE_NET_ROCE_V2_IPV6;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/*
+ * IPv6 UDP with a zero checksum is only accepted by sockets that opt in
+ * (RFC 6936); ours and rdma_rxe's do, other receivers and middleboxes may
+ * not.  A real checksum is accepted everywhere: let the NIC compute it
+ * when it can, else compute it here (the ICRC must already be in place).
+ */
+static void sroce_tx_udp6_csum(struct sk_buff *skb)
+{
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	struct udphdr *uh = udp_hdr(skb);
+	unsigned int len = skb_tail_pointer(skb) - skb_transport_header(skb);
+
+	if (skb->dev->features & (NETIF_F_HW_CSUM | NETIF_F_IPV6_CSUM)) {
+		skb->ip_summed = CHECKSUM_PARTIAL;
+		skb->csum_start = skb_transport_header(skb) - skb->head;
+		skb->csum_offset = offsetof(struct udphdr, check);
+		uh->check = ~udp_v6_check(len, &ip6h->saddr, &ip6h->daddr, 0);
+		return;
+	}
+	uh->check = 0;
+	uh->check = udp_v6_check(len, &ip6h->saddr, &ip6h->daddr,
+				 csum_partial(uh, len, 0));
+	if (!uh->check)
+		uh->check = CSUM_MANGLED_0;
+	skb->ip_summed = CHECKSUM_NONE;
+}
+
+/* ICRC, UDP checksum, priority and PCP of a packet of sroce_tx_alloc() */
+static int sroce_tx_finish(struct sk_buff *skb, u8 prio)
+{
+	enum sroce_net_type t;
+	unsigned int len;
+	u8 *nh;
+
+	if (skb_is_nonlinear(skb) || sroce_tx_skb_type(skb, &t))
+		return -EINVAL;
+	nh = skb_network_header(skb);
+	len = skb_tail_pointer(skb) - nh - SROCE_ICRC_LEN;
+	sroce_icrc_put(nh + len, sroce_icrc_compute(t, nh, len));
+
+	/* IPv4 keeps the zero UDP checksum sroce_net_hdr_build() wrote */
+	if (t == SROCE_NET_ROCE_V2_IPV6)
+		sroce_tx_udp6_csum(skb);
+
+	skb->priority = prio;
+	if (skb_vlan_tag_present(skb))
+		__vlan_hwaccel_put_tag(skb, skb->vlan_proto,
+				       skb_vlan_tag_get_id(skb) |
+				       (prio << VLAN_PRIO_SHIFT));
+	return 0;
+}
+
+/* --- Queues -------------------------------------------------------------- */
+
+static bool sroce_tx_link_up(const struct net_device *ndev)
+{
+	return netif_running(ndev) && netif_carrier_ok(ndev);
+}
+
+/* Put @w on @prio's wait list; returns true if it was not waiting yet */
+static bool sroce_tx_arm_waiter(struct sroce_tx *tx, u8 prio,
+				struct sroce_tx_waiter *w)
+{
+	bool was_queued = w->queued;
+
+	if (was_queued && w->prio == prio)
+		return false;
+	if (was_queued)
+		list_del(&w->entry);
+	w->prio = prio;
+	w->queued = true;
+	list_add_tail(&w->entry, &tx->prio[prio].waiters);
+	return !was_queued;
+}
+
+/*
+ * Under tx->lock.  Returns 0 or 1 as sroce_tx_send() does; *@drop is set
+ * when the queue is at its hard limit and @skb was not queued.
+ */
+static int sroce_tx_enqueue(struct sroce_tx *tx, struct sk_buff *skb, u8 prio,
+			    struct sroce_tx_waiter *w, bool *drop)
+{
+	struct sroce_tx_prio *q = &tx->prio[prio];
+
+	*drop = skb_queue_len(&q->skbs) >= SROCE_TX_HARD_LIMIT;
+	if (!*drop)
+		__skb_queue_tail(&q->skbs, skb);
+	if (skb_queue_len(&q->skbs) <= SROCE_TX_HIGH_WM)
+		return 0;
+	if (w && sroce_tx_arm_waiter(tx, prio, w))
+		sroce_stats_inc(tx->sdev, SROCE_CNT_TX_QUEUE_FULL);
+	return 1;
+}
+
+static bool sroce_tx_should_wake(const struct sroce_tx_prio *q)
+{
+	return skb_queue_len(&q->skbs) <= SROCE_TX_LOW_WM &&
+	       !list_empty(&q->waiters);
+}
+
+/*
+ * Would @skb go to a stopped netdev queue?  Resolves the queue the way
+ * dev_queue_xmit() will (netdev_core_pick_tx() is not exported); the flow
+ * hash and sender CPU sroce_tx_steer() set make both picks agree.
+ */
+static bool sroce_tx_txq_stopped(struct net_device *ndev, struct sk_buff *skb)
+{
+	const struct net_device_ops *ops = ndev->netdev_ops;
+	u16 index = 0;
+
+	if (ndev->real_num_tx_queues != 1) {
+		if (ops->ndo_select_queue)
+			index = ops->ndo_select_queue(ndev, skb, NULL);
+		else
+			index = netdev_pick_tx(ndev, skb, NULL);
+		index = netdev_cap_txqueue(ndev, index);
+	}
+	skb_set_queue_mapping(skb, index);
+	return netif_xmit_frozen_or_stopped(netdev_get_tx_queue(ndev, index));
+}
+
+/* A priority's head packet is held back: count it once */
+static void sroce_tx_defer(struct sroce_tx *tx, struct sroce_tx_prio *q)
+{
+	if (q->stalled)
+		return;
+	q->stalled = true;
+	sroce_stats_inc(tx->sdev, SROCE_CNT_TX_DEFERRED);
+}
+
+/*
+ * Under tx->lock: dequeue the packet to send next, or NULL when every
+ * priority is empty or held back.  Sets *@wake when the dequeue brought a
+ * queue with waiters down to its low watermark.
+ */
+static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake)
+{
+	u32 head_len[SROCE_NUM_PRIO] = {};
+	u8 ready = 0, paused = 0;
+	struct sroce_tx_prio *q;
+	struct sk_buff *skb;
+	int p;
+
+	rcu_read_lock();
+	for (p = 0; p < SROCE_NUM_PRIO; p++) {
+		q = &tx->prio[p];
+		skb = skb_peek(&q->skbs);
+		if (!skb)
+			continue;
+		ready |= BIT(p);
+		head_len[p] = skb->len;
+		if (sroce_tx_txq_stopped(tx->sdev->ndev, skb)) {
+			paused |= BIT(p);
+			sroce_tx_defer(tx, q);
+		}
+	}
+	rcu_read_unlock();
+
+	p = sroce_txsched_pick(&tx->sched, ready, paused, head_len);
+	if (p < 0)
+		return NULL;
+	q = &tx->prio[p];
+	q->stalled = false;
+	skb = __skb_dequeue(&q->skbs);
+	if (sroce_tx_should_wake(q))
+		*wake = true;
+	return skb;
+}
+
+/*
+ * Without tx->lock: hand @skb to the netdev and count the outcome.  A drop
+ * is not reported to anyone: the RC transport repairs it by timeout.
+ */
+static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb)
+{
+	unsigned int len = skb->len;
+
+	/* NET_XMIT_CN: queued, though the qdisc signals congestion */
+	if (net_xmit_eval(dev_queue_xmit(skb))) {
+		sroce_stats_inc(tx->sdev, SROCE_CNT_TX_DROPS);
+		return;
+	}
+	sroce_stats_inc(tx->sdev, SROCE_CNT_TX_PACKETS);
+	sroce_stats_add(tx->sdev, SROCE_CNT_TX_BYTES, len);
+}
+
+/* Under tx->lock: free every queued packet; true if waiters are to wake */
+static bool sroce_tx_purge(struct sroce_tx *tx)
+{
+	struct sk_buff_head dropped;
+	bool wake = false;
+	int p;
+
+	__skb_queue_head_init(&dropped);
+	for (p = 0; p < SROCE_NUM_PRIO; p++) {
+		struct sroce_tx_prio *q = &tx->prio[p];
+
+		skb_queue_splice_init(&q->skbs, &dropped);
+		q->stalled = false;
+		wake |= !list_empty(&q->waiters);
+	}
+	if (skb_queue_len(&dropped))
+		sroce_stats_add(tx->sdev, SROCE_CNT_TX_DROPS,
+				skb_queue_len(&dropped));
+	__skb_queue_purge(&dropped);
+	return wake;
+}
+
+static bool sroce_tx_pending(const struct sroce_tx *tx)
+{
+	int p;
+
+	for (p = 0; p < SROCE_NUM_PRIO; p++)
+		if (skb_queue_len(&tx->prio[p].skbs))
+			return true;
+	return false;
+}
+
+/*
+ * Under tx->lock, at the end of a drain pass that sent @sent packets:
+ * leave what is left to tx->work (budget spent, waiters to wake) or to the
+ * retry timer (everything left is held back).
+ */
+static void sroce_tx_reschedule(struct sroce_tx *tx, enum sroce_tx_ctx ctx,
+				unsigned int sent, bool wake)
+{
+	if (tx->dead)
+		return;
+	if (sent == SROCE_TX_BUDGET || (wake && ctx != SROCE_TX_CTX_WORK)) {
+		queue_work(tx->wq, &tx->work);
+		return;
+	}
+	if (sent)
+		tx->retry_ns = SROCE_TX_RETRY_MIN_NS;
+	else if (ctx == SROCE_TX_CTX_TIMER)
+		tx->retry_ns = min_t(u64, tx->retry_ns * 2,
+				     SROCE_TX_RETRY_MAX_NS);
+	if (sroce_tx_pending(tx) && !hrtimer_is_queued(&tx->retry_timer))
+		hrtimer_start_range_ns(&tx->retry_timer, ns_to_ktime(tx->retry_ns),
+				       tx->retry_ns / 4, HRTIMER_MODE_REL_SOFT);
+}
+
+/*
+ * One bounded pass moving packets to the netdev, if no other context is
+ * at it (that one will see our packets).  Never sleeps.
+ */
+static void sroce_tx_drain(struct sroce_tx *tx, enum sroce_tx_ctx ctx)
+{
+	unsigned int sent = 0;
+	struct sk_buff *skb;
+	bool wake = false;
+
+	spin_lock_bh(&tx->lock);
+	if (tx->draining || tx->dead) {
+		spin_unlock_bh(&tx->lock);
+		return;
+	}
+	tx->draining = true;
+	/* nothing would leave: keep neither packets nor waiting QPs */
+	if (!sroce_tx_link_up(tx->sdev->ndev))
+		wake = sroce_tx_purge(tx);
+
+	while (sent < SROCE_TX_BUDGET && !tx->dead) {
+		skb = sroce_tx_pick(tx, &wake);
+		if (!skb)
+			break;
+		spin_unlock_bh(&tx->lock);
+		sroce_tx_xmit(tx, skb);
+		sent++;
+		spin_lock_bh(&tx->lock);
+	}
+	tx->draining = false;
+	sroce_tx_reschedule(tx, ctx, sent, wake);
+	spin_unlock_bh(&tx->lock);
+}
+
+/* --- Waking -------------------------------------------------------------- */
+
+/*
+ * Wake the waiters of the queues at or below their low watermark, one at a
+ * time with no lock held.  Each ->wake() runs with BH disabled, so no other
+ * context of this CPU can run until it returns: sroce_tx_cancel_wait()
+ * relies on that.  A queue that fills up again keeps its remaining
+ * waiters, so this ends after at most one call per waiter.
+ */
+static void sroce_tx_wake_waiters(struct sroce_tx *tx)
+{
+	struct sroce_tx_waiter *w;
+	int p;
+
+	for (p = 0; p < SROCE_NUM_PRIO; p++) {
+		struct sroce_tx_prio *q = &tx->prio[p];
+
+		for (;;) {
+			spin_lock_bh(&tx->lock);
+			if (!sroce_tx_should_wake(q)) {
+				spin_unlock_bh(&tx->lock);
+				break;
+			}
+			w = list_first_entry(&q->waiters,
+					     struct sroce_tx_waiter, entry);
+			list_del(&w->entry);
+			w->queued = false;
+			tx->waking_cpu = smp_processor_id();
+			WRITE_ONCE(tx->waking, w);
+			spin_unlock(&tx->lock);
+
+			w->wake(w);
+
+			/* pairs with sroce_tx_cancel_wait(): @w may go now */
+			smp_store_release(&tx->waking, NULL);
+			local_bh_enable();
+		}
+	}
+}
+
+static void sroce_tx_work(struct work_struct *work)
+{
+	struct sroce_tx *tx = container_of(work, struct sroce_tx, work);
+
+	sroce_tx_drain(tx, SROCE_TX_CTX_WORK);
+	sroce_tx_wake_waiters(tx);
+}
+
+static enum hrtimer_restart sroce_tx_retry(struct hrtimer *timer)
+{
+	struct sroce_tx *tx = container_of(timer, struct sroce_tx, retry_timer);
+
+	sroce_tx_drain(tx, SROCE_TX_CTX_TIMER);
+	return HRTIMER_NORESTART;
+}
+
+/* --- Entry points -------------------------------------------------------- */
+
+/**
+ * sroce_tx_send() - finish a packet and queue it for transmission
+ * @sdev: the device
+ * @skb: a packet of sroce_tx_alloc(), transport part filled in
+ * @prio: its priority (skb->priority, PCP); only the low three bits count,
+ *	so an IB SL can be passed as is
+ * @w: how to wake the caller when it is told to stop, or NULL
+ *
+ * Adds the ICRC and the checksums, queues @skb on its priority and
+ * transmits what may be transmitted.  Context: process or softirq, QP
+ * locks may be held (@w is never woken from here).
+ *
+ * Return: 0 when queued; 1 when the priority's queue is above its high
+ * watermark: @w is then armed and the caller should stop building packets
+ * until it is woken.  Past the hard limit @skb is dropped (counted, the RC
+ * transport retransmits) and 1 is returned as well.  -ENODEV when the
+ * device is going away, -ENETDOWN when the netdev is down, -EINVAL for an
+ * skb sroce_tx_alloc() did not make; @skb is consumed in every case.
+ */
 int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb, u8 prio,
 		  struct sroce_tx_waiter *w)
 {
+	struct sroce_tx *tx = sdev->tx;
+	bool drop;
+	int ret;
+
+	prio &= SROCE_NUM_PRIO - 1;
+	if (!tx) {
+		ret = -ENODEV;
+		goto free;
+	}
+	if (!sroce_tx_link_up(sdev->ndev)) {
+		ret = -ENETDOWN;
+		goto free;
+	}
+	ret = sroce_tx_finish(skb, prio);
+	if (ret)
+		goto free;
+
+	spin_lock_bh(&tx->lock);
+	if (tx->dead) {
+		spin_unlock_bh(&tx->lock);
+		ret = -ENODEV;
+		goto free;
+	}
+	ret = sroce_tx_enqueue(tx, skb, prio, w, &drop);
+	spin_unlock_bh(&tx->lock);
+	if (drop) {
+		sroce_stats_inc(sdev, SROCE_CNT_TX_DROPS);
+		kfree_skb(skb);
+	}
+
+	sroce_tx_drain(tx, SROCE_TX_CTX_SEND);
+	return ret;
+
+free:
+	sroce_stats_inc(sdev, SROCE_CNT_TX_DROPS);
 	kfree_skb(skb);
-	return -ENODEV;
+	return ret;
 }
 
+/**
+ * sroce_tx_cancel_wait() - stop waiting for room in a transmit queue
+ * @sdev: the device
+ * @w: the waiter, armed by sroce_tx_send() or not
+ *
+ * Takes @w off its wait list.  When this returns, @w->wake is neither
+ * running (unless this is called from @w->wake itself) nor going to be
+ * called, so @w may be freed.  Context: process or softirq.  It may spin
+ * for the length of one @w->wake call, so the caller must not hold a lock
+ * that @w->wake takes.
+ */
 void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w)
 {
+	struct sroce_tx *tx = sdev->tx;
+
+	if (!tx)
+		return;
+	spin_lock_bh(&tx->lock);
+	if (w->queued) {
+		list_del(&w->entry);
+		w->queued = false;
+	}
+	spin_unlock(&tx->lock);
+	/*
+	 * The waker may have taken @w off the list just before: wait for its
+	 * call to return.  With BH disabled here, a waker seen on this CPU
+	 * can only be the one that called us.
+	 */
+	while (smp_load_acquire(&tx->waking) == w &&
+	       READ_ONCE(tx->waking_cpu) != smp_processor_id())
+		cpu_relax();
+	local_bh_enable();
+}
+
+/**
+ * sroce_tx_init() - set up the transmit queues of a device
+ * @sdev: the device, its netdev set
+ *
+ * Context: process.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sroce_tx_init(struct sroce_dev *sdev)
+{
+	struct sroce_tx *tx;
+	int p;
+
+	tx = kzalloc(sizeof(*tx), GFP_KERNEL);
+	if (!tx)
+		return -ENOMEM;
+	tx->wq = alloc_workqueue("sroce_tx/%s", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0,
+				 sdev->ndev->name);
+	if (!tx->wq) {
+		kfree(tx);
+		return -ENOMEM;
+	}
+	tx->sdev = sdev;
+	spin_lock_init(&tx->lock);
+	for (p = 0; p < SROCE_NUM_PRIO; p++) {
+		__skb_queue_head_init(&tx->prio[p].skbs);
+		INIT_LIST_HEAD(&tx->prio[p].waiters);
+	}
+	sroce_txsched_init(&tx->sched);
+	tx->retry_ns = SROCE_TX_RETRY_MIN_NS;
+	hrtimer_init(&tx->retry_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	tx->retry_timer.function = sroce_tx_retry;
+	INIT_WORK(&tx->work, sroce_tx_work);
+	sdev->tx = tx;
+	return 0;
+}
+
+/* Wait for a drainer that is handing a packet down to notice tx->dead */
+static void sroce_tx_wait_drainer(struct sroce_tx *tx)
+{
+	spin_lock_bh(&tx->lock);
+	while (tx->draining) {
+		spin_unlock_bh(&tx->lock);
+		cpu_relax();
+		spin_lock_bh(&tx->lock);
+	}
+	spin_unlock_bh(&tx->lock);
+}
+
+/**
+ * sroce_tx_fini() - tear down the transmit queues of a device
+ * @sdev: the device, unregistered, without QPs
+ *
+ * Stops the timer and the work, drops the packets still queued and frees
+ * the state.  Context: process, may sleep.
+ */
+void sroce_tx_fini(struct sroce_dev *sdev)
+{
+	struct sroce_tx *tx = sdev->tx;
+	int p;
+
+	if (!tx)
+		return;
+	/* from here on nothing arms the timer or queues the work */
+	spin_lock_bh(&tx->lock);
+	tx->dead = true;
+	spin_unlock_bh(&tx->lock);
+	hrtimer_cancel(&tx->retry_timer);
+	cancel_work_sync(&tx->work);
+	sroce_tx_wait_drainer(tx);
+
+	spin_lock_bh(&tx->lock);
+	sroce_tx_purge(tx);
+	spin_unlock_bh(&tx->lock);
+	for (p = 0; p < SROCE_NUM_PRIO; p++)
+		WARN_ON_ONCE(!list_empty(&tx->prio[p].waiters));
+
+	destroy_workqueue(tx->wq);
+	sdev->tx = NULL;
+	kfree(tx);
 }
