@@ -205,25 +205,43 @@ static inline struct sroce_srq *to_ssrq(struct ib_srq *ibsrq)
 
 /**
  * struct sroce_rd_res - a responder resource: one READ or ATOMIC served,
- *	kept to answer a duplicate of it
+ *	kept to answer a duplicate of it (resp.c, under resp.lock)
  * @valid: holds a request
  * @atomic: ATOMIC (else READ)
+ * @queued: on resp.tx_list: responses still to be sent
+ * @counted: a new request not yet fully answered, which holds one of
+ *	max_dest_rd_atomic (a replay for a duplicate does not)
+ * @mid: the next READ response continues a sequence (MIDDLE/LAST rather
+ *	than FIRST/ONLY)
  * @first_psn: PSN of the request
  * @last_psn: PSN of its last response packet
  * @va: READ: first byte; ATOMIC: target
  * @rkey: as requested
  * @length: READ length
  * @orig: ATOMIC: the value returned the first time
+ * @msn: MSN its responses carry
+ * @cur_psn: PSN of the next response to send
+ * @cur_va: READ: next byte to send
+ * @resid: READ: bytes still to send
+ * @tx_entry: on resp.tx_list while @queued
  */
 struct sroce_rd_res {
 	bool valid;
 	bool atomic;
+	bool queued;
+	bool counted;
+	bool mid;
 	u32 first_psn;
 	u32 last_psn;
 	u64 va;
 	u32 rkey;
 	u32 length;
 	u64 orig;
+	u32 msn;
+	u32 cur_psn;
+	u64 cur_va;
+	u32 resid;
+	struct list_head tx_entry;
 };
 
 /**
@@ -273,23 +291,41 @@ struct sroce_comp {
 };
 
 /**
- * struct sroce_resp - responder state (under @lock)
+ * struct sroce_resp - responder state (under @lock; resp.c)
  * @lock: see the locking rules at the top of this file
- * @psn: expected PSN of the next new request (ePSN)
+ * @psn: expected PSN of the next new request (ePSN); qp.c sets it from
+ *	IB_QP_RQ_PSN
  * @msn: message sequence number, in every ACK
- * @opcode: last request opcode accepted (-1 when between messages)
- * @wqe: receive WQE of the SEND message in progress
+ * @opcode: opcode of the last packet of the message in progress, -1
+ *	between messages
+ * @wqe: receive WQE of the message in progress
  * @have_wqe: @wqe holds a WQE taken from the RQ/SRQ
+ * @sge_idx: SGE of @wqe the next byte of a SEND goes to
+ * @sge_off: offset in that SGE
  * @offset: bytes of the current SEND or WRITE message placed so far
  * @write_va: next byte the current RDMA WRITE places
- * @write_rkey: rkey of the current RDMA WRITE
- * @write_mr: MR of the current RDMA WRITE (referenced)
+ * @write_rkey: rkey of the current RDMA WRITE (looked up per packet)
  * @write_len: bytes the RETH announced
- * @nak_sent: a PSN sequence error NAK was sent for the current gap
- * @rd_res: responder resources, qp->attr max_dest_rd_atomic of them
- * @rd_res_num: entries in @rd_res
- * @rd_res_next: ring cursor
- * @ack_pending: packets accepted since the last ACK (coalescing)
+ * @nak_sent: a PSN sequence error NAK (or an RNR NAK) was sent for the
+ *	current gap
+ * @failed: a fatal error was found; packets are dropped until the QP is
+ *	in the error state and reset
+ * @stopping: sroce_resp_cleanup() has begun: @tx_work sends nothing
+ * @rd_res: responder resources (RC only), a ring of @rd_res_num
+ * @rd_res_num: entries in @rd_res (SROCE_MAX_RD_ATOMIC; max_dest_rd_atomic
+ *	limits how many may be unanswered, the rest answer duplicates)
+ * @rd_res_next: ring slot of the next new resource
+ * @rd_pending: resources queued that are @counted
+ * @tx_list: resources with responses to send, in the order they go out
+ * @tx_psn: PSN of the last response the generator sent
+ * @tx_psn_valid: @tx_psn is set
+ * @ack_owed: an ACK or NAK waits for @tx_list to drain
+ * @ack_syn: its AETH syndrome
+ * @ack_psn: its PSN
+ * @ack_msn: its MSN
+ * @tx_blocked: the transmit queue pushed back; @waiter is armed
+ * @waiter: how the tx layer wakes @tx_work
+ * @tx_work: sends the responses not sent inline from softirq
  */
 struct sroce_resp {
 	spinlock_t lock;	/* see @lock above */
@@ -298,16 +334,29 @@ struct sroce_resp {
 	int opcode;
 	struct sroce_rwqe wqe;
 	bool have_wqe;
+	u32 sge_idx;
+	u32 sge_off;
 	u32 offset;
 	u64 write_va;
 	u32 write_rkey;
-	struct sroce_mr *write_mr;
 	u32 write_len;
 	bool nak_sent;
+	bool failed;
+	bool stopping;
 	struct sroce_rd_res *rd_res;
 	u32 rd_res_num;
 	u32 rd_res_next;
-	u32 ack_pending;
+	u32 rd_pending;
+	struct list_head tx_list;
+	u32 tx_psn;
+	bool tx_psn_valid;
+	bool ack_owed;
+	u8 ack_syn;
+	u32 ack_psn;
+	u32 ack_msn;
+	bool tx_blocked;
+	struct sroce_tx_waiter waiter;
+	struct work_struct tx_work;
 };
 
 /**
@@ -493,9 +542,17 @@ void sroce_comp_rcv(struct sroce_qp *qp, const void *nh,
 void sroce_comp_arm(struct sroce_qp *qp);
 
 /* --- resp.c -------------------------------------------------------------- */
-void sroce_resp_init(struct sroce_qp *qp);
-/* Release what the responder holds (MR references, resources) */
+/* At create, type and sdev set; 0 or -ENOMEM; cleanup is safe after both */
+int sroce_resp_init(struct sroce_qp *qp);
+/* Stop the response work and tx wait, free the resources; may sleep */
 void sroce_resp_cleanup(struct sroce_qp *qp);
+/* Modify to RESET: forget all responder state; under resp.lock */
+void sroce_resp_reset(struct sroce_qp *qp);
+/*
+ * Flush on error: hand over the receive WQE a partial message holds (its
+ * wr_id), to be flushed before those still queued.  Under resp.lock.
+ */
+bool sroce_resp_release_wqe(struct sroce_qp *qp, u64 *wr_id);
 /* A request packet for @qp (softirq) */
 void sroce_resp_rcv(struct sroce_qp *qp, const void *nh,
 		    const struct sroce_pkt *pkt);
