@@ -247,7 +247,11 @@ struct sroce_rd_res {
 /**
  * struct sroce_req - requester state (under qp->sq_lock)
  * @wqe_index: next SQ slot to send from
+ * @fetch_index: next SQ slot the requester has never looked at; slots from
+ *	qp->sq_cons up to here have been through sroce_sq_fetch()
  * @psn: PSN of the next request packet
+ * @psn_hi: the PSN after the highest one ever sent (a rewind moves @psn back,
+ *	not this): ACKs beyond it are bogus, packets before it are resends
  * @offset: bytes of the WQE at @wqe_index already sent
  * @opcode: opcode of the last packet sent (-1 when none), for FIRST/MIDDLE
  *	/LAST chains
@@ -258,10 +262,13 @@ struct sroce_rd_res {
  *	complete
  * @tx_blocked: stopped because the transmit queue was full; @waiter set
  * @waiter: how the tx layer wakes us
+ * @delay_timer: retries a requester that found no memory for a packet
  */
 struct sroce_req {
 	u32 wqe_index;
+	u32 fetch_index;
 	u32 psn;
+	u32 psn_hi;
 	u32 offset;
 	int opcode;
 	u32 ssn;
@@ -270,6 +277,7 @@ struct sroce_req {
 	bool fence_wait;
 	bool tx_blocked;
 	struct sroce_tx_waiter waiter;
+	struct timer_list delay_timer;
 };
 
 /**
@@ -280,6 +288,11 @@ struct sroce_req {
  * @retrans_timer: local ACK timeout, armed while requests are unacked
  * @rnr_timer: RNR back-off before resending
  * @rnr_wait: waiting for @rnr_timer; the requester sends nothing
+ * @seq_retried: a sequence error already rewound to @seq_retry_psn; more
+ *	reports of the same gap are ignored until progress
+ * @seq_retry_psn: see @seq_retried
+ * @delivering: one context is posting send completions outside sq_lock;
+ *	others leave theirs to it, which keeps the CQEs in SQ order
  */
 struct sroce_comp {
 	u32 psn;
@@ -288,6 +301,9 @@ struct sroce_comp {
 	struct timer_list retrans_timer;
 	struct timer_list rnr_timer;
 	bool rnr_wait;
+	bool seq_retried;
+	u32 seq_retry_psn;
+	bool delivering;
 };
 
 /**
@@ -527,19 +543,76 @@ extern const struct ib_device_ops sroce_srq_ops;
 /* Make the requester look at the SQ (new WQEs, ACK progress, wake-ups) */
 void sroce_req_kick(struct sroce_qp *qp);
 void sroce_req_work(struct work_struct *work);
+/*
+ * Reset the requester: at create (also sets up req_work, the tx waiter and
+ * the requester's timer) and when the QP enters RESET, with the SQ empty.
+ * Under sq_lock, or before the QP is reachable.
+ */
 void sroce_req_init(struct sroce_qp *qp);
+/*
+ * modify_qp set IB_QP_SQ_PSN (RTR->RTS, SQD->RTS): requests start at @psn.
+ * Also reloads the completer's retry counters from qp->attr.  Under
+ * sq_lock, with no request outstanding.
+ */
+void sroce_req_set_psn(struct sroce_qp *qp, u32 psn);
 /* Rewind to the oldest unacknowledged WQE (timeout, NAK); under sq_lock */
 void sroce_req_rewind(struct sroce_qp *qp);
+/*
+ * Copy @len bytes at @offset of @wqe's message between @buf and the WQE's
+ * SGEs or inline data (@to_wqe: into them).  *@mrp caches the last MR
+ * looked up for one direction (start with NULL, sroce_mr_put() when done).
+ * Returns 0 or the IB_WC_* error status.
+ */
+int sroce_wqe_copy(struct sroce_qp *qp, const struct sroce_swqe *wqe,
+		   u32 offset, void *buf, u32 len, bool to_wqe,
+		   struct sroce_mr **mrp);
+
+/* Local operations: executed by the requester, no packet, no PSN */
+static inline bool sroce_wqe_is_local(const struct sroce_swqe *wqe)
+{
+	return wqe->opcode == IB_WR_REG_MR || wqe->opcode == IB_WR_LOCAL_INV;
+}
+
+/* Operations that take one of the initiator's max_rd_atomic slots */
+static inline bool sroce_wqe_is_rd_atomic(const struct sroce_swqe *wqe)
+{
+	return wqe->opcode == IB_WR_RDMA_READ ||
+	       wqe->opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+	       wqe->opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+/* The WQE completes only once the responder acknowledged its PSNs */
+static inline bool sroce_wqe_needs_ack(const struct sroce_qp *qp,
+				       const struct sroce_swqe *wqe)
+{
+	return sroce_qp_is_rc(qp) && !sroce_wqe_is_local(wqe);
+}
+
+/* Payload bytes per packet: qp->mtu held to the IB MTUs */
+static inline u32 sroce_qp_mtu(const struct sroce_qp *qp)
+{
+	return clamp(qp->mtu, 256U, 4096U);
+}
 
 /* --- comp.c -------------------------------------------------------------- */
+/* Set up the completer's timers (create) or reset it (RESET); see req_init */
 void sroce_comp_init(struct sroce_qp *qp);
-/* Stop the timers for good (destroy); may sleep */
+/*
+ * Stop the transport of a QP being destroyed, for good: the completer's
+ * and the requester's timers, the tx wait and req_work.  Call after setting
+ * qp->dead; may sleep.
+ */
 void sroce_comp_stop(struct sroce_qp *qp);
 /* An ACKNOWLEDGE, READ RESPONSE or ATOMIC ACKNOWLEDGE for @qp (softirq) */
 void sroce_comp_rcv(struct sroce_qp *qp, const void *nh,
 		    const struct sroce_pkt *pkt);
 /* The requester sent a request with AckReq: (re)arm the ACK timer */
 void sroce_comp_arm(struct sroce_qp *qp);
+/*
+ * Complete the send WQEs that are done, in SQ order, and post their CQEs;
+ * after a failed one, move the QP to error.  Takes sq_lock: call unlocked.
+ */
+void sroce_comp_run(struct sroce_qp *qp);
 
 /* --- resp.c -------------------------------------------------------------- */
 /* At create, type and sdev set; 0 or -ENOMEM; cleanup is safe after both */
