@@ -1,44 +1,1646 @@
 // SPDX-License-Identifier: GPL-2.0
-/* STUB: replaced by the QP verbs implementation */
+/*
+ * Queue pairs: the verbs, the QPN table, the state machine, and the send
+ * and receive queues as the transport sees them.
+ *
+ * Send queue.  Every SQ slot has a kernel copy, struct sroce_swqe, which
+ * is all the transport reads.  Kernel consumers write it in post_send.
+ * User QPs share a ring of librxe's struct rxe_send_wqe with userspace;
+ * the requester copies a slot out once (sroce_sq_fetch()) and checks the
+ * copy, and the ring is not read again for that WQE.  User and kernel SQs
+ * have the same geometry (sq_mask), so slot i of the ring is swqe i.
+ *
+ * Receive queue.  Always a ring of struct rxe_recv_wqe: mapped into the
+ * process for user QPs, filled by post_recv for kernel ones, emptied by
+ * the responder through sroce_rq_take().
+ *
+ * Errors.  A QP in ERR completes everything on its queues with
+ * IB_WC_WR_FLUSH_ERR.  One context at a time flushes a queue (the
+ * sq_flushing / rq_flushing flags), popping one WQE under the queue's
+ * lock and posting its completion after unlocking, because a consumer's
+ * completion handler may post to this very QP.
+ *
+ * Kernel consumers post with interrupts disabled (ib_mad does, under its
+ * own irqsave locks), so everything reachable from post_send/post_recv
+ * takes the QP locks with spin_lock_irqsave, never with the _bh forms.
+ */
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <rdma/ib_addr.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_user_rxe.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include <sroce/mr.h>
 #include <sroce/qp.h>
+#include <sroce/queue.h>
 #include <sroce/sroce.h>
+#include <sroce/stats.h>
+#include <sroce/verbs.h>
 
-const struct ib_device_ops sroce_qp_ops = {};
+/* librxe's WQE layouts (roce-spec 7.2); a change here breaks the ABI */
+static_assert(sizeof(struct rxe_send_wqe) == 208);
+static_assert(sizeof(struct rxe_recv_wqe) == 40);
+/* SGEs are copied between the rings and ib_sge arrays as they are */
+static_assert(sizeof(struct rxe_sge) == sizeof(struct ib_sge));
+static_assert(offsetof(struct rxe_sge, addr) == offsetof(struct ib_sge, addr));
+static_assert(offsetof(struct rxe_sge, length) ==
+	      offsetof(struct ib_sge, length));
+static_assert(offsetof(struct rxe_sge, lkey) == offsetof(struct ib_sge, lkey));
 
+#define SROCE_PSN_MASK		0xffffffU
+#define SROCE_QPN_MASK		0xffffffU
+#define SROCE_SEND_FLAGS	(IB_SEND_FENCE | IB_SEND_SIGNALED | \
+				 IB_SEND_SOLICITED | IB_SEND_INLINE)
+#define SROCE_QP_ACCESS		(IB_ACCESS_LOCAL_WRITE | \
+				 IB_ACCESS_REMOTE_WRITE | \
+				 IB_ACCESS_REMOTE_READ | \
+				 IB_ACCESS_REMOTE_ATOMIC | IB_ACCESS_MW_BIND)
+
+/* ---- locking and events -------------------------------------------------- */
+
+/*
+ * Everything that writes qp->state or qp->attr: sq_lock, resp.lock and,
+ * innermost, rq_lock (so that post_recv sees a state change atomically
+ * with its own enqueue).
+ */
+static unsigned long sroce_qp_lock_all(struct sroce_qp *qp)
+	__acquires(&qp->sq_lock) __acquires(&qp->resp.lock)
+	__acquires(&qp->rq_lock)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	spin_lock(&qp->resp.lock);
+	spin_lock(&qp->rq_lock);
+	return flags;
+}
+
+static void sroce_qp_unlock_all(struct sroce_qp *qp, unsigned long flags)
+	__releases(&qp->rq_lock) __releases(&qp->resp.lock)
+	__releases(&qp->sq_lock)
+{
+	spin_unlock(&qp->rq_lock);
+	spin_unlock(&qp->resp.lock);
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+}
+
+static void sroce_qp_set_state(struct sroce_qp *qp, enum ib_qp_state state)
+{
+	qp->state = state;
+	qp->attr.qp_state = state;
+	qp->attr.cur_qp_state = state;
+}
+
+static void sroce_qp_event(struct sroce_qp *qp, enum ib_event_type type)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = type,
+	};
+
+	if (qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
+/* The port's MTU as RoCE sees it: what UD messages must fit in */
+static enum ib_mtu sroce_port_mtu(struct sroce_dev *sdev)
+{
+	enum ib_mtu mtu = iboe_get_mtu(READ_ONCE(sdev->ndev->mtu));
+
+	return mtu ? mtu : IB_MTU_256;
+}
+
+/* ---- QPN table ----------------------------------------------------------- */
+
+/**
+ * sroce_qp_get_rcu() - find a QP by number for a received packet
+ * @sdev: the device
+ * @qpn: destination QPN of the packet
+ *
+ * The caller is in an RCU read section.  destroy_qp waits for a grace
+ * period after unpublishing, so the QP found here is still memory even
+ * if its last reference is already gone.
+ *
+ * Return: the QP with a reference (sroce_qp_put()), or NULL.
+ */
 struct sroce_qp *sroce_qp_get_rcu(struct sroce_dev *sdev, u32 qpn)
 {
-	return NULL;
+	struct sroce_qp *qp = xa_load(&sdev->qps, qpn);
+
+	if (qp && !refcount_inc_not_zero(&qp->ref))
+		return NULL;
+	return qp;
 }
 
 void sroce_qp_put(struct sroce_qp *qp)
 {
+	if (refcount_dec_and_test(&qp->ref))
+		complete(&qp->done);
 }
 
-u32 sroce_sq_prod(struct sroce_qp *qp)
+/* Reserve a QPN; lookups find nothing there until sroce_qp_publish() */
+static int sroce_qpn_reserve(struct sroce_dev *sdev, enum ib_qp_type type,
+			     u32 *qpn)
 {
-	return qp->sq_prod;
+	int err;
+
+	if (type == IB_QPT_GSI) {
+		*qpn = 1;
+		/* -EBUSY: the device has its GSI QP already */
+		return xa_insert(&sdev->qps, 1, NULL, GFP_KERNEL);
+	}
+	err = xa_alloc_cyclic(&sdev->qps, qpn, NULL,
+			      XA_LIMIT(SROCE_MIN_QPN, SROCE_MAX_QPN),
+			      &sdev->qpn_next, GFP_KERNEL);
+	if (err < 0)
+		return err == -EBUSY ? -ENOMEM : err;
+	return 0;
 }
 
+/* ---- send WQEs ----------------------------------------------------------- */
+
+static bool sroce_wr_ok_for_qp(const struct sroce_qp *qp, u32 opcode)
+{
+	switch (opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+		return true;
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_LOCAL_INV:
+	case IB_WR_REG_MR:
+		return qp->type == IB_QPT_RC || qp->type == IB_QPT_UC;
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_RDMA_READ:
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return qp->type == IB_QPT_RC;
+	default:
+		return false;
+	}
+}
+
+/* Opcodes that carry a message of their own, which may be inline */
+static bool sroce_wr_may_inline(u32 opcode)
+{
+	switch (opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Local operations: no message, no SGEs */
+static bool sroce_wr_is_local(u32 opcode)
+{
+	return opcode == IB_WR_LOCAL_INV || opcode == IB_WR_REG_MR;
+}
+
+static u32 sroce_wr_max_len(const struct sroce_qp *qp)
+{
+	return sroce_qp_is_ud(qp) ? qp->mtu : SROCE_MAX_MSG_SIZE;
+}
+
+/* Start a slot afresh; its tail pointers (sge, inline_data) stay */
+static void sroce_swqe_reset(struct sroce_swqe *wqe, u64 wr_id, u32 opcode,
+			     u32 send_flags)
+{
+	wqe->wr_id = wr_id;
+	wqe->opcode = opcode;
+	wqe->send_flags = send_flags;
+	wqe->ex = 0;
+	memset(&wqe->wr, 0, sizeof(wqe->wr));
+	wqe->length = 0;
+	wqe->num_sge = 0;
+	wqe->state = SROCE_WQE_POSTED;
+	wqe->status = IB_WC_SUCCESS;
+	wqe->ssn = 0;
+	wqe->first_psn = 0;
+	wqe->last_psn = 0;
+	wqe->rd_atomic = false;
+	wqe->acked = 0;
+	wqe->fetched = false;
+}
+
+/* Drop what a slot holds.  Kernel AHs are borrowed: see sroce_swqe_ud(). */
+static void sroce_swqe_release(struct sroce_qp *qp, struct sroce_swqe *wqe)
+{
+	if (!wqe->fetched)
+		return;
+	wqe->fetched = false;
+	if (sroce_qp_is_ud(qp)) {
+		if (qp->user && wqe->wr.ud.ah)
+			sroce_ah_put(wqe->wr.ud.ah);
+		wqe->wr.ud.ah = NULL;
+	} else if (wqe->opcode == IB_WR_REG_MR && wqe->wr.reg.mr) {
+		sroce_mr_put(wqe->wr.reg.mr);
+		wqe->wr.reg.mr = NULL;
+	}
+}
+
+/* Sum of @n SGE lengths, or -EINVAL past the largest message */
+static int sroce_sge_len(const struct ib_sge *sge, u32 n, u32 max, u32 *len)
+{
+	u64 sum = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		sum += sge[i].length;
+	if (sum > max)
+		return -EINVAL;
+	*len = sum;
+	return 0;
+}
+
+/* Opcode-specific part of a kernel WR */
+static int sroce_swqe_wr_fields(struct sroce_qp *qp, struct sroce_swqe *wqe,
+				const struct ib_send_wr *wr)
+{
+	struct sroce_mr *mr;
+
+	switch (wr->opcode) {
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		wqe->ex = (__force u32)wr->ex.imm_data;
+		break;
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_LOCAL_INV:
+		wqe->ex = wr->ex.invalidate_rkey;
+		break;
+	default:
+		break;
+	}
+
+	if (sroce_qp_is_ud(qp)) {
+		const struct ib_ud_wr *ud = ud_wr(wr);
+
+		if (!ud->ah || ud->ah->pd != qp->ibqp.pd ||
+		    ud->remote_qpn > SROCE_QPN_MASK)
+			return -EINVAL;
+		/*
+		 * Borrowed, not referenced: kernel AHs are freed when
+		 * destroy_ah returns, whatever their count, and a consumer
+		 * must keep the AH until the WR completes anyway.
+		 */
+		wqe->wr.ud.ah = to_sah(ud->ah);
+		wqe->wr.ud.remote_qpn = ud->remote_qpn;
+		wqe->wr.ud.remote_qkey = ud->remote_qkey;
+		return 0;
+	}
+
+	switch (wr->opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_RDMA_READ:
+		wqe->wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
+		wqe->wr.rdma.rkey = rdma_wr(wr)->rkey;
+		break;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		/* the target is one aligned 8-byte word, the result too */
+		if ((atomic_wr(wr)->remote_addr & 7) || wqe->length < 8)
+			return -EINVAL;
+		wqe->wr.atomic.remote_addr = atomic_wr(wr)->remote_addr;
+		wqe->wr.atomic.compare_add = atomic_wr(wr)->compare_add;
+		wqe->wr.atomic.swap = atomic_wr(wr)->swap;
+		wqe->wr.atomic.rkey = atomic_wr(wr)->rkey;
+		break;
+	case IB_WR_REG_MR:
+		if (!reg_wr(wr)->mr)
+			return -EINVAL;
+		mr = to_smr(reg_wr(wr)->mr);
+		/* held until retired: dereg_mr waits for it */
+		if (mr->pd != qp->pd || !refcount_inc_not_zero(&mr->ref))
+			return -EINVAL;
+		wqe->wr.reg.mr = mr;
+		wqe->wr.reg.key = reg_wr(wr)->key;
+		wqe->wr.reg.access = reg_wr(wr)->access;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* The message of a kernel WR: SGEs, or inline data copied right now */
+static int sroce_swqe_data(struct sroce_qp *qp, struct sroce_swqe *wqe,
+			   const struct ib_send_wr *wr)
+{
+	u32 n = wr->num_sge, len = 0, i;
+
+	if ((wr->send_flags & IB_SEND_INLINE) &&
+	    !sroce_wr_may_inline(wr->opcode))
+		return -EINVAL;
+	if (sroce_wr_is_local(wr->opcode))
+		return 0;
+	if (!(wr->send_flags & IB_SEND_INLINE)) {
+		memcpy(wqe->sge, wr->sg_list, n * sizeof(*wqe->sge));
+		wqe->num_sge = n;
+		return sroce_sge_len(wqe->sge, n, sroce_wr_max_len(qp),
+				     &wqe->length);
+	}
+
+	for (i = 0; i < n; i++) {
+		u32 l = wr->sg_list[i].length;
+
+		if (l > qp->max_inline - len)
+			return -EINVAL;
+		/* kernel consumers hand us kernel virtual addresses */
+		memcpy(wqe->inline_data + len,
+		       ib_virt_dma_to_ptr(wr->sg_list[i].addr), l);
+		len += l;
+	}
+	if (len > sroce_wr_max_len(qp))
+		return -EINVAL;
+	wqe->length = len;
+	return 0;
+}
+
+/**
+ * sroce_swqe_from_wr() - check a kernel send WR and fill a slot with it
+ * @qp: a kernel QP, sq_lock held
+ * @wqe: the slot at the producer
+ * @wr: the work request
+ *
+ * References are taken last, so a refused WR leaves nothing to undo.
+ *
+ * Return: 0, or -EINVAL for a WR the QP cannot execute.
+ */
+static int sroce_swqe_from_wr(struct sroce_qp *qp, struct sroce_swqe *wqe,
+			      const struct ib_send_wr *wr)
+{
+	int err;
+
+	if (!sroce_wr_ok_for_qp(qp, wr->opcode) ||
+	    (wr->send_flags & ~SROCE_SEND_FLAGS) || wr->num_sge < 0 ||
+	    wr->num_sge > qp->max_send_sge)
+		return -EINVAL;
+
+	sroce_swqe_reset(wqe, wr->wr_id, wr->opcode, wr->send_flags);
+	err = sroce_swqe_data(qp, wqe, wr);
+	if (!err)
+		err = sroce_swqe_wr_fields(qp, wqe, wr);
+	if (err)
+		return err;
+	wqe->fetched = true;
+	return 0;
+}
+
+/*
+ * Copy and check the fields of a user WQE that depend on the opcode.
+ * Return: 0 or the IB_WC_* status the WQE completes with.
+ */
+static int sroce_swqe_user_wr(struct sroce_qp *qp, struct sroce_swqe *wqe,
+			      const struct rxe_send_wr *uwr)
+{
+	struct sroce_ah *ah;
+
+	switch (wqe->opcode) {
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		wqe->ex = (__force u32)uwr->ex.imm_data;
+		break;
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_LOCAL_INV:
+		wqe->ex = uwr->ex.invalidate_rkey;
+		break;
+	default:
+		break;
+	}
+
+	if (sroce_qp_is_ud(qp)) {
+		if (uwr->wr.ud.remote_qpn > SROCE_QPN_MASK)
+			return IB_WC_LOC_QP_OP_ERR;
+		/* ah_num 0 is an older librxe passing an AV: not spoken */
+		ah = sroce_ah_get(qp->sdev, uwr->wr.ud.ah_num);
+		if (!ah)
+			return IB_WC_LOC_QP_OP_ERR;
+		wqe->wr.ud.ah = ah;
+		if (ah->ibah.pd != qp->ibqp.pd)
+			return IB_WC_LOC_PROT_ERR;
+		wqe->wr.ud.remote_qpn = uwr->wr.ud.remote_qpn;
+		wqe->wr.ud.remote_qkey = uwr->wr.ud.remote_qkey;
+		return 0;
+	}
+
+	switch (wqe->opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_RDMA_READ:
+		wqe->wr.rdma.remote_addr = uwr->wr.rdma.remote_addr;
+		wqe->wr.rdma.rkey = uwr->wr.rdma.rkey;
+		break;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		if (uwr->wr.atomic.remote_addr & 7)
+			return IB_WC_LOC_QP_OP_ERR;
+		if (wqe->length < 8)
+			return IB_WC_LOC_LEN_ERR;
+		wqe->wr.atomic.remote_addr = uwr->wr.atomic.remote_addr;
+		wqe->wr.atomic.compare_add = uwr->wr.atomic.compare_add;
+		wqe->wr.atomic.swap = uwr->wr.atomic.swap;
+		wqe->wr.atomic.rkey = uwr->wr.atomic.rkey;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The message of a user WQE.  @hdr is our copy of the slot's header; the
+ * tail is copied from @slot once, bounded by the checked count, and only
+ * our copy is looked at afterwards.
+ */
+static int sroce_swqe_user_data(struct sroce_qp *qp, struct sroce_swqe *wqe,
+				const struct rxe_send_wqe *hdr,
+				const struct rxe_send_wqe *slot)
+{
+	u32 len, n;
+
+	if ((wqe->send_flags & IB_SEND_INLINE) &&
+	    !sroce_wr_may_inline(wqe->opcode))
+		return IB_WC_LOC_QP_OP_ERR;
+	if (sroce_wr_is_local(wqe->opcode))
+		return 0;
+	if (wqe->send_flags & IB_SEND_INLINE) {
+		len = hdr->dma.length;
+		if (len > qp->max_inline || len > sroce_wr_max_len(qp))
+			return IB_WC_LOC_LEN_ERR;
+		memcpy(wqe->inline_data, slot->dma.inline_data, len);
+		wqe->length = len;
+		return 0;
+	}
+
+	n = hdr->dma.num_sge;
+	if (n > qp->max_send_sge)
+		return IB_WC_LOC_QP_OP_ERR;
+	memcpy(wqe->sge, slot->dma.sge, n * sizeof(*wqe->sge));
+	wqe->num_sge = n;
+	if (sroce_sge_len(wqe->sge, n, sroce_wr_max_len(qp), &wqe->length))
+		return IB_WC_LOC_LEN_ERR;
+	return 0;
+}
+
+static int sroce_swqe_from_user(struct sroce_qp *qp, struct sroce_swqe *wqe,
+				u32 index)
+{
+	const struct rxe_send_wqe *slot = sroce_queue_addr(&qp->sq, index);
+	struct rxe_send_wqe hdr;
+	int status;
+
+	/* userspace may rewrite the slot at any time: one copy, then checks */
+	memcpy(&hdr, slot, sizeof(hdr));
+	sroce_swqe_reset(wqe, hdr.wr.wr_id, hdr.wr.opcode, hdr.wr.send_flags);
+	/* it completes (with its wr_id) whatever is wrong with it */
+	wqe->fetched = true;
+
+	/* kernel-only operations: REG_MR names a kernel MR; no MW binds */
+	if (!sroce_wr_ok_for_qp(qp, wqe->opcode) ||
+	    wqe->opcode == IB_WR_REG_MR ||
+	    (wqe->send_flags & ~SROCE_SEND_FLAGS))
+		return IB_WC_LOC_QP_OP_ERR;
+	status = sroce_swqe_user_data(qp, wqe, &hdr, slot);
+	if (!status)
+		status = sroce_swqe_user_wr(qp, wqe, &hdr.wr);
+	return status;
+}
+
+/**
+ * sroce_sq_fetch() - make the send WQE at @index valid for the requester
+ * @qp: the QP, sq_lock held
+ * @index: an SQ slot between sq_cons and sroce_sq_prod()
+ *
+ * For user QPs the ring's slot is copied into the swqe and checked; a slot
+ * already copied is not read again.  Kernel WQEs were checked at post.
+ *
+ * Return: 0, or the IB_WC_* error status (> 0) the WQE completes with;
+ * the swqe's status is set to it as well.
+ */
 int sroce_sq_fetch(struct sroce_qp *qp, u32 index)
 {
-	return IB_WC_LOC_QP_OP_ERR;
+	struct sroce_swqe *wqe = sroce_sq_wqe(qp, index);
+	int status;
+
+	if (!qp->user || wqe->fetched)
+		return wqe->status;
+	status = sroce_swqe_from_user(qp, wqe, index);
+	wqe->status = status;
+	return status;
 }
 
+/**
+ * sroce_sq_prod() - the SQ's producer index
+ * @qp: the QP, sq_lock held
+ *
+ * For user QPs the index userspace wrote, masked.  A producer moved back
+ * behind what the requester fetched (only a corrupted ring does that)
+ * reads as the requester's position, so no loop over the SQ runs past the
+ * WQEs in flight into slots not posted.
+ */
+u32 sroce_sq_prod(struct sroce_qp *qp)
+{
+	u32 prod, seen;
+
+	if (!qp->user)
+		return qp->sq_prod;
+	prod = sroce_queue_prod(&qp->sq);
+	seen = (qp->req.fetch_index - qp->sq_cons) & qp->sq_mask;
+	if (((prod - qp->sq_cons) & qp->sq_mask) < seen)
+		return qp->req.fetch_index & qp->sq_mask;
+	return prod;
+}
+
+/*
+ * Every WQE the requester took has completed (for SQD, where it takes no
+ * new ones).
+ */
+static bool sroce_sq_drained(const struct sroce_qp *qp)
+{
+	return qp->sq_cons == (qp->req.fetch_index & qp->sq_mask);
+}
+
+/**
+ * sroce_sq_retire() - retire the oldest send WQE
+ * @qp: the QP, sq_lock held
+ *
+ * Releases the references the slot holds and hands the slot back to the
+ * producer.  In SQD, retiring the last WQE sent raises IB_EVENT_SQ_DRAINED
+ * (from a work item: the consumer's handler may post to this QP).
+ */
 void sroce_sq_retire(struct sroce_qp *qp)
 {
+	struct sroce_swqe *wqe = sroce_sq_wqe(qp, qp->sq_cons);
+
+	sroce_swqe_release(qp, wqe);
+	wqe->state = SROCE_WQE_DONE;
+	if (qp->user) {
+		/* sq.cons is ours alone; keep the two in step */
+		qp->sq.cons = qp->sq_cons;
+		sroce_queue_advance_consumer(&qp->sq);
+		qp->sq_cons = qp->sq.cons;
+	} else {
+		qp->sq_cons = (qp->sq_cons + 1) & qp->sq_mask;
+	}
+
+	if (qp->state == IB_QPS_SQD && !qp->sq_drained_sent &&
+	    sroce_sq_drained(qp)) {
+		qp->sq_drained_sent = true;
+		schedule_work(&qp->drain_work);
+	}
+}
+
+static void sroce_qp_drain_work(struct work_struct *work)
+{
+	struct sroce_qp *qp = container_of(work, struct sroce_qp, drain_work);
+
+	if (READ_ONCE(qp->state) == IB_QPS_SQD && !READ_ONCE(qp->dead))
+		sroce_qp_event(qp, IB_EVENT_SQ_DRAINED);
+}
+
+static enum ib_wc_opcode sroce_wc_opcode(u32 wr_opcode)
+{
+	switch (wr_opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return IB_WC_RDMA_WRITE;
+	case IB_WR_RDMA_READ:
+		return IB_WC_RDMA_READ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return IB_WC_COMP_SWAP;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return IB_WC_FETCH_ADD;
+	case IB_WR_LOCAL_INV:
+		return IB_WC_LOCAL_INV;
+	case IB_WR_REG_MR:
+		return IB_WC_REG_MR;
+	case IB_WR_BIND_MW:
+		return IB_WC_BIND_MW;
+	default:
+		/* the sends, and whatever a flushed user WQE claimed to be */
+		return IB_WC_SEND;
+	}
+}
+
+/**
+ * sroce_sq_wc() - the completion of a send WQE
+ * @qp: its QP
+ * @wqe: the WQE
+ * @status: how it completes
+ * @wc: filled
+ *
+ * Return: false when no completion is due: a successful WQE posted
+ * without IB_SEND_SIGNALED on a QP that does not signal all.  Errors
+ * (flushes included) always complete.
+ */
+bool sroce_sq_wc(const struct sroce_qp *qp, const struct sroce_swqe *wqe,
+		 enum ib_wc_status status, struct ib_wc *wc)
+{
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = wqe->wr_id;
+	wc->status = status;
+	wc->opcode = sroce_wc_opcode(wqe->opcode);
+	wc->byte_len = wqe->length;
+	wc->qp = (struct ib_qp *)&qp->ibqp;
+	wc->port_num = SROCE_PORT;
+
+	return status != IB_WC_SUCCESS || qp->sig_all ||
+	       (wqe->send_flags & IB_SEND_SIGNALED);
+}
+
+/* ---- receive WQEs -------------------------------------------------------- */
+
+/**
+ * sroce_recv_wqe_post() - add a kernel consumer's receive WR to a ring
+ * @q: a kernel RQ or SRQ ring
+ * @max_sge: SGEs per WQE the ring was made for
+ * @wr: the work request
+ *
+ * Return: 0, -EINVAL for too many SGEs or too long a total, -ENOMEM when
+ * the ring is full.
+ */
+int sroce_recv_wqe_post(struct sroce_queue *q, u32 max_sge,
+			const struct ib_recv_wr *wr)
+{
+	struct rxe_recv_wqe *slot;
+	u32 len;
+
+	if (wr->num_sge < 0 || wr->num_sge > max_sge ||
+	    sroce_sge_len(wr->sg_list, wr->num_sge, SROCE_MAX_MSG_SIZE, &len))
+		return -EINVAL;
+	if (sroce_queue_full(q))
+		return -ENOMEM;
+
+	slot = sroce_queue_producer_addr(q);
+	memset(slot, 0, sizeof(*slot));
+	slot->wr_id = wr->wr_id;
+	slot->dma.length = len;
+	slot->dma.resid = len;
+	slot->dma.num_sge = wr->num_sge;
+	memcpy(slot->dma.sge, wr->sg_list,
+	       wr->num_sge * sizeof(struct rxe_sge));
+	sroce_queue_advance_producer(q);
+	return 0;
+}
+
+/**
+ * sroce_recv_wqe_take() - copy the oldest receive WQE of a ring and check it
+ * @q: an RQ or SRQ ring, user or kernel
+ * @max_sge: SGEs per WQE the ring was made for
+ * @wqe: where the copy goes
+ *
+ * Return: 0; -EAGAIN when the ring is empty; -EINVAL for a WQE with too
+ * many SGEs or too long a total, which is consumed with only its wr_id.
+ */
+int sroce_recv_wqe_take(struct sroce_queue *q, u32 max_sge,
+			struct sroce_rwqe *wqe)
+{
+	const struct rxe_recv_wqe *slot;
+	u32 n;
+	int err = 0;
+
+	if (sroce_queue_empty(q))
+		return -EAGAIN;
+	slot = sroce_queue_consumer_addr(q);
+	wqe->wr_id = READ_ONCE(slot->wr_id);
+	n = READ_ONCE(slot->dma.num_sge);
+	if (n > min_t(u32, max_sge, SROCE_MAX_SGE)) {
+		n = 0;
+		err = -EINVAL;
+	}
+	memcpy(wqe->sge, slot->dma.sge, n * sizeof(*wqe->sge));
+	if (!err)
+		err = sroce_sge_len(wqe->sge, n, SROCE_MAX_MSG_SIZE,
+				    &wqe->length);
+	if (err) {
+		n = 0;
+		wqe->length = 0;
+	}
+	wqe->num_sge = n;
+	sroce_queue_advance_consumer(q);
+	return err;
 }
 
 int sroce_rq_take(struct sroce_qp *qp, struct sroce_rwqe *wqe)
 {
-	return -EAGAIN;
+	unsigned long flags;
+	int err;
+
+	if (qp->srq)
+		return sroce_srq_take(qp->srq, wqe);
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	err = sroce_recv_wqe_take(&qp->rq, qp->max_recv_sge, wqe);
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	return err;
 }
 
+/* ---- flushing ------------------------------------------------------------ */
+
+/*
+ * Retire the oldest WQE for the flush, which also takes WQEs the requester
+ * never reached: its cursors must not fall behind sq_cons, or they would
+ * read as a full ring.  The requester does not run in ERR; RESET
+ * reinitialises it anyway.
+ */
+static void sroce_sq_flush_retire(struct sroce_qp *qp)
+{
+	u32 old = qp->sq_cons;
+
+	sroce_sq_retire(qp);
+	if (((qp->req.fetch_index - old) & qp->sq_mask) == 0)
+		qp->req.fetch_index = qp->sq_cons;
+	if (((qp->req.wqe_index - old) & qp->sq_mask) == 0) {
+		qp->req.wqe_index = qp->sq_cons;
+		qp->req.offset = 0;
+	}
+}
+
+enum sroce_pop {
+	SROCE_POP_NONE,		/* nothing (more) to flush */
+	SROCE_POP_SILENT,	/* retired, no completion due */
+	SROCE_POP_WC,		/* retired, post the completion */
+};
+
+/*
+ * Pop the oldest send WQE of a QP in error into @wc.  A user WQE the
+ * requester never fetched is only read for its wr_id (and opcode).  sq_lock
+ * held.
+ */
+static enum sroce_pop sroce_sq_pop_flush(struct sroce_qp *qp,
+					 struct ib_wc *wc)
+{
+	const struct rxe_send_wqe *slot;
+	struct sroce_swqe *wqe;
+	enum ib_wc_status status;
+	enum sroce_pop pop;
+
+	if (qp->state != IB_QPS_ERR || qp->dead ||
+	    qp->sq_cons == sroce_sq_prod(qp))
+		return SROCE_POP_NONE;
+	wqe = sroce_sq_wqe(qp, qp->sq_cons);
+	if (qp->user && !wqe->fetched) {
+		slot = sroce_queue_addr(&qp->sq, qp->sq_cons);
+		sroce_swqe_reset(wqe, READ_ONCE(slot->wr.wr_id),
+				 READ_ONCE(slot->wr.opcode), 0);
+	}
+	/* finished before the error, or failed by the transport: as it was */
+	if (wqe->fetched && (wqe->state == SROCE_WQE_DONE ||
+			     wqe->status != IB_WC_SUCCESS))
+		status = wqe->status;
+	else
+		status = IB_WC_WR_FLUSH_ERR;
+	pop = sroce_sq_wc(qp, wqe, status, wc) ? SROCE_POP_WC :
+						 SROCE_POP_SILENT;
+	sroce_sq_flush_retire(qp);
+	return pop;
+}
+
+/*
+ * Complete every WQE on the SQ with a flush error.  A user QP's producer
+ * moves as userspace likes, so one call flushes at most a ring's worth;
+ * the next doorbell flushes the rest.
+ */
+static void sroce_flush_sq(struct sroce_qp *qp)
+{
+	u32 budget = qp->user ? qp->sq_mask + 1 : U32_MAX;
+	enum sroce_pop pop;
+	unsigned long flags;
+	struct ib_wc wc;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	if (qp->sq_flushing) {
+		/* it picks up what we queued before it looks again */
+		spin_unlock_irqrestore(&qp->sq_lock, flags);
+		return;
+	}
+	if (qp->comp.delivering) {
+		/*
+		 * The completer is posting the CQEs of older WQEs outside
+		 * the lock; ours must come after them.
+		 */
+		spin_unlock_irqrestore(&qp->sq_lock, flags);
+		if (!READ_ONCE(qp->dead))
+			schedule_delayed_work(&qp->flush_work, 1);
+		return;
+	}
+	qp->sq_flushing = true;
+	while (budget--) {
+		pop = sroce_sq_pop_flush(qp, &wc);
+		if (pop == SROCE_POP_NONE)
+			break;
+		if (pop == SROCE_POP_SILENT)
+			continue;
+		spin_unlock_irqrestore(&qp->sq_lock, flags);
+		sroce_cq_post(qp->scq, &wc, false);
+		spin_lock_irqsave(&qp->sq_lock, flags);
+	}
+	qp->sq_flushing = false;
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+}
+
+static void sroce_qp_flush_work(struct work_struct *work)
+{
+	struct sroce_qp *qp = container_of(to_delayed_work(work),
+					   struct sroce_qp, flush_work);
+
+	sroce_flush_sq(qp);
+}
+
+/*
+ * Pop the next receive WQE of a QP in error: first the one the responder
+ * had taken (from the RQ or the SRQ: it belongs to this QP now), then the
+ * RQ's.  The SRQ is not ours to flush.  resp.lock held.
+ */
+static bool sroce_rq_pop_flush(struct sroce_qp *qp, struct ib_wc *wc)
+{
+	const struct rxe_recv_wqe *slot;
+	bool found = false;
+	u64 wr_id = 0;
+
+	if (qp->state != IB_QPS_ERR || qp->dead)
+		return false;
+	if (sroce_resp_release_wqe(qp, &wr_id)) {
+		found = true;
+	} else if (!qp->srq) {
+		spin_lock(&qp->rq_lock);
+		if (!sroce_queue_empty(&qp->rq)) {
+			slot = sroce_queue_consumer_addr(&qp->rq);
+			wr_id = READ_ONCE(slot->wr_id);
+			sroce_queue_advance_consumer(&qp->rq);
+			found = true;
+		}
+		spin_unlock(&qp->rq_lock);
+	}
+	if (!found)
+		return false;
+
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = wr_id;
+	wc->status = IB_WC_WR_FLUSH_ERR;
+	wc->opcode = IB_WC_RECV;
+	wc->qp = &qp->ibqp;
+	wc->port_num = SROCE_PORT;
+	return true;
+}
+
+/* The RQ's counterpart of sroce_flush_sq() */
+static void sroce_flush_rq(struct sroce_qp *qp)
+{
+	u32 budget = qp->user ? qp->rq.index_mask + 2 : U32_MAX;
+	unsigned long flags;
+	struct ib_wc wc;
+
+	spin_lock_irqsave(&qp->resp.lock, flags);
+	if (qp->rq_flushing) {
+		spin_unlock_irqrestore(&qp->resp.lock, flags);
+		return;
+	}
+	qp->rq_flushing = true;
+	while (budget-- && sroce_rq_pop_flush(qp, &wc)) {
+		spin_unlock_irqrestore(&qp->resp.lock, flags);
+		sroce_cq_post(qp->rcq, &wc, false);
+		spin_lock_irqsave(&qp->resp.lock, flags);
+	}
+	qp->rq_flushing = false;
+	spin_unlock_irqrestore(&qp->resp.lock, flags);
+}
+
+/* ERR (unless in RESET or being destroyed); true if the state changed */
+static bool sroce_qp_enter_error(struct sroce_qp *qp)
+{
+	unsigned long flags;
+	bool changed = false;
+
+	flags = sroce_qp_lock_all(qp);
+	if (qp->state != IB_QPS_ERR && qp->state != IB_QPS_RESET &&
+	    !qp->dead) {
+		sroce_qp_set_state(qp, IB_QPS_ERR);
+		changed = true;
+	}
+	sroce_qp_unlock_all(qp, flags);
+	return changed;
+}
+
+/**
+ * sroce_qp_error() - the transport gives up on a QP
+ * @qp: the QP; the caller holds none of its locks
+ * @event: raise IB_EVENT_QP_FATAL
+ *
+ * Moves the QP to ERR and flushes both queues.  A QP already in ERR is
+ * flushed again (cheap, and it catches WQEs posted meanwhile).
+ */
 void sroce_qp_error(struct sroce_qp *qp, bool event)
 {
+	bool changed = sroce_qp_enter_error(qp);
+
+	if (changed)
+		sroce_stats_inc(qp->sdev, SROCE_CNT_QP_ERRORS);
+	if (READ_ONCE(qp->state) != IB_QPS_ERR)
+		return;
+	sroce_flush_sq(qp);
+	sroce_flush_rq(qp);
+	if (event && changed)
+		sroce_qp_event(qp, IB_EVENT_QP_FATAL);
 }
 
-bool sroce_sq_wc(const struct sroce_qp *qp, const struct sroce_swqe *wqe,
-		 enum ib_wc_status status, struct ib_wc *wc)
+/* ---- create / destroy ---------------------------------------------------- */
+
+static int sroce_qp_check_init(const struct ib_qp_init_attr *init,
+			       struct ib_udata *udata)
 {
-	return false;
+	const struct ib_qp_cap *cap = &init->cap;
+
+	switch (init->qp_type) {
+	case IB_QPT_RC:
+	case IB_QPT_UC:
+	case IB_QPT_UD:
+		break;
+	case IB_QPT_GSI:
+		/* ib_mad's, on our only port */
+		if (udata || init->port_num != SROCE_PORT)
+			return -EINVAL;
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	if (init->create_flags || init->rwq_ind_tbl || init->xrcd)
+		return -EOPNOTSUPP;
+	if (init->sq_sig_type != IB_SIGNAL_ALL_WR &&
+	    init->sq_sig_type != IB_SIGNAL_REQ_WR)
+		return -EINVAL;
+	if (!init->send_cq || !init->recv_cq)
+		return -EINVAL;
+	if (cap->max_send_wr > SROCE_MAX_QP_WR ||
+	    cap->max_send_sge > SROCE_MAX_SGE ||
+	    cap->max_inline_data > SROCE_MAX_INLINE)
+		return -EINVAL;
+	/* with an SRQ the RQ caps mean nothing and are ignored */
+	if (!init->srq && (cap->max_recv_wr > SROCE_MAX_QP_WR ||
+			   cap->max_recv_sge > SROCE_MAX_SGE))
+		return -EINVAL;
+	if (udata) {
+		/* librxe sends no command data */
+		if (udata->inlen ||
+		    udata->outlen < sizeof(struct rxe_create_qp_resp))
+			return -EINVAL;
+	}
+	return 0;
 }
+
+/* The user SQ ring; caps become what its slots hold, as librxe expects */
+static int sroce_qp_init_user_sq(struct sroce_qp *qp, struct ib_qp_cap *cap)
+{
+	size_t room, elem;
+	int err;
+
+	elem = sizeof(struct rxe_send_wqe) +
+	       max_t(size_t, cap->max_send_sge * sizeof(struct rxe_sge),
+		     cap->max_inline_data);
+	err = sroce_queue_init(&qp->sq, max(cap->max_send_wr, 1U), elem,
+			       SROCE_QUEUE_FROM_CLIENT, true);
+	if (err)
+		return err;
+	room = sroce_queue_elem_size(&qp->sq) - sizeof(struct rxe_send_wqe);
+	cap->max_send_sge = min_t(size_t, room / sizeof(struct rxe_sge),
+				  SROCE_MAX_SGE);
+	cap->max_inline_data = min_t(size_t, room, SROCE_MAX_INLINE);
+	cap->max_send_wr = sroce_queue_depth(&qp->sq);
+	qp->sq_mask = qp->sq.index_mask;
+	return 0;
+}
+
+/* The kernel copies, one per SQ slot, each with room for its SGEs/inline */
+static int sroce_qp_init_swqe(struct sroce_qp *qp)
+{
+	size_t tail = max_t(size_t, qp->max_send_sge * sizeof(struct ib_sge),
+			    qp->max_inline);
+	struct sroce_swqe *wqe;
+	u32 i;
+
+	qp->swqe_stride = ALIGN(sizeof(struct sroce_swqe) + tail,
+				__alignof__(struct sroce_swqe));
+	qp->swqe = kvcalloc(qp->sq_mask + 1, qp->swqe_stride, GFP_KERNEL);
+	if (!qp->swqe)
+		return -ENOMEM;
+	for (i = 0; i <= qp->sq_mask; i++) {
+		wqe = sroce_sq_wqe(qp, i);
+		wqe->sge = (struct ib_sge *)(wqe + 1);
+		wqe->inline_data = (u8 *)(wqe + 1);
+	}
+	return 0;
+}
+
+static int sroce_qp_init_sq(struct sroce_qp *qp, struct ib_qp_cap *cap)
+{
+	int err;
+
+	if (qp->user) {
+		err = sroce_qp_init_user_sq(qp, cap);
+		if (err)
+			return err;
+	} else {
+		qp->sq_mask = roundup_pow_of_two(cap->max_send_wr + 1) - 1;
+		cap->max_send_wr = qp->sq_mask;
+	}
+	qp->max_send_wr = cap->max_send_wr;
+	qp->max_send_sge = cap->max_send_sge;
+	qp->max_inline = cap->max_inline_data;
+
+	err = sroce_qp_init_swqe(qp);
+	if (err)
+		sroce_queue_free(&qp->sq);
+	return err;
+}
+
+static int sroce_qp_init_rq(struct sroce_qp *qp, struct ib_qp_cap *cap)
+{
+	size_t elem;
+	int err;
+
+	if (qp->srq) {
+		cap->max_recv_wr = 0;
+		cap->max_recv_sge = 0;
+		return 0;
+	}
+	elem = sizeof(struct rxe_recv_wqe) +
+	       cap->max_recv_sge * sizeof(struct rxe_sge);
+	err = sroce_queue_init(&qp->rq, max(cap->max_recv_wr, 1U), elem,
+			       SROCE_QUEUE_FROM_CLIENT, qp->user);
+	if (err)
+		return err;
+	if (qp->user)
+		cap->max_recv_sge =
+			min_t(size_t, (sroce_queue_elem_size(&qp->rq) -
+				       sizeof(struct rxe_recv_wqe)) /
+				      sizeof(struct rxe_sge), SROCE_MAX_SGE);
+	cap->max_recv_wr = sroce_queue_depth(&qp->rq);
+	qp->max_recv_wr = cap->max_recv_wr;
+	qp->max_recv_sge = cap->max_recv_sge;
+	return 0;
+}
+
+static void sroce_qp_free_queues(struct sroce_qp *qp)
+{
+	kvfree(qp->swqe);
+	qp->swqe = NULL;
+	sroce_queue_free(&qp->sq);
+	sroce_queue_free(&qp->rq);
+}
+
+static int sroce_qp_export(struct sroce_qp *qp, struct ib_udata *udata)
+{
+	struct sroce_ucontext *uctx =
+		rdma_udata_to_drv_context(udata, struct sroce_ucontext, ibuc);
+	struct rxe_create_qp_resp resp = {};
+	int err;
+
+	err = sroce_queue_export(&qp->sq, &uctx->ibuc, &resp.sq_mi);
+	if (!err && !qp->srq)
+		err = sroce_queue_export(&qp->rq, &uctx->ibuc, &resp.rq_mi);
+	if (!err)
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	return err;
+}
+
+static void sroce_qp_init_fields(struct sroce_qp *qp,
+				 const struct ib_qp_init_attr *init,
+				 struct ib_udata *udata)
+{
+	struct sroce_dev *sdev = to_sdev(qp->ibqp.device);
+	enum ib_mtu mtu;
+
+	qp->sdev = sdev;
+	qp->pd = to_spd(qp->ibqp.pd);
+	qp->scq = to_scq(init->send_cq);
+	qp->rcq = to_scq(init->recv_cq);
+	qp->srq = init->srq ? to_ssrq(init->srq) : NULL;
+	qp->type = init->qp_type;
+	qp->user = !!udata;
+	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	refcount_set(&qp->ref, 1);
+	init_completion(&qp->done);
+	spin_lock_init(&qp->sq_lock);
+	spin_lock_init(&qp->resp.lock);
+	spin_lock_init(&qp->rq_lock);
+	mutex_init(&qp->mod_lock);
+	INIT_WORK(&qp->req_work, sroce_req_work);
+	INIT_WORK(&qp->drain_work, sroce_qp_drain_work);
+	INIT_DELAYED_WORK(&qp->flush_work, sroce_qp_flush_work);
+
+	/* UD has no path MTU: messages fit the port's */
+	mtu = sroce_qp_is_ud(qp) ? sroce_port_mtu(sdev) : IB_MTU_256;
+	qp->attr.path_mtu = mtu;
+	qp->mtu = ib_mtu_enum_to_int(mtu);
+	qp->attr.port_num = SROCE_PORT;
+	sroce_qp_set_state(qp, IB_QPS_RESET);
+}
+
+/*
+ * Stop the transport of a QP marked dead, for good: no timer or work of
+ * it runs after this.  Packets are the caller's business.
+ */
+static void sroce_qp_transport_stop(struct sroce_qp *qp)
+{
+	/* the completer's and requester's timers, req_work, the tx wait */
+	sroce_comp_stop(qp);
+	sroce_resp_cleanup(qp);
+	cancel_work_sync(&qp->drain_work);
+	cancel_delayed_work_sync(&qp->flush_work);
+}
+
+static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+			   struct ib_udata *udata)
+{
+	struct sroce_dev *sdev = to_sdev(ibqp->device);
+	struct sroce_qp *qp = to_sqp(ibqp);
+	u32 qpn;
+	int err;
+
+	err = sroce_qp_check_init(init, udata);
+	if (err)
+		return err;
+	/* we report max_qp; make it true */
+	if (atomic_inc_return(&sdev->num_qp) > SROCE_MAX_QP) {
+		err = -ENOMEM;
+		goto uncount;
+	}
+
+	sroce_qp_init_fields(qp, init, udata);
+	err = sroce_qpn_reserve(sdev, init->qp_type, &qpn);
+	if (err)
+		goto uncount;
+	ibqp->qp_num = qpn;
+
+	err = sroce_qp_init_sq(qp, &init->cap);
+	if (err)
+		goto unreserve;
+	err = sroce_qp_init_rq(qp, &init->cap);
+	if (err)
+		goto free_queues;
+	if (udata) {
+		err = sroce_qp_export(qp, udata);
+		if (err)
+			goto free_queues;
+	}
+
+	sroce_req_init(qp);
+	sroce_comp_init(qp);
+	err = sroce_resp_init(qp);
+	/* the QP is complete: received packets may find it from now on */
+	if (!err)
+		err = xa_err(xa_store(&sdev->qps, qpn, qp, GFP_KERNEL));
+	if (err) {
+		qp->dead = true;
+		sroce_qp_transport_stop(qp);
+		goto free_queues;
+	}
+	return 0;
+
+free_queues:
+	sroce_qp_free_queues(qp);
+unreserve:
+	xa_erase(&sdev->qps, qpn);
+uncount:
+	atomic_dec(&sdev->num_qp);
+	return err;
+}
+
+/* Drop the references of every slot still holding some */
+static void sroce_sq_release_all(struct sroce_qp *qp)
+{
+	u32 i;
+
+	for (i = 0; i <= qp->sq_mask; i++)
+		sroce_swqe_release(qp, sroce_sq_wqe(qp, qp->sq_cons + i));
+}
+
+static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct sroce_qp *qp = to_sqp(ibqp);
+	struct sroce_dev *sdev = qp->sdev;
+	unsigned long flags;
+
+	flags = sroce_qp_lock_all(qp);
+	qp->dead = true;
+	sroce_qp_set_state(qp, IB_QPS_ERR);
+	sroce_qp_unlock_all(qp, flags);
+
+	/*
+	 * Unpublish, then let lookups that found the QP finish taking
+	 * their reference (ib_core frees the QP without a grace period),
+	 * then wait for the packets being processed to let go.
+	 */
+	xa_erase(&sdev->qps, ibqp->qp_num);
+	synchronize_rcu();
+	sroce_qp_put(qp);
+	wait_for_completion(&qp->done);
+
+	sroce_qp_transport_stop(qp);
+	sroce_sq_release_all(qp);
+	sroce_qp_free_queues(qp);
+	mutex_destroy(&qp->mod_lock);
+	atomic_dec(&sdev->num_qp);
+	return 0;
+}
+
+/* ---- modify / query ------------------------------------------------------ */
+
+static int sroce_qp_check_attr(const struct ib_qp_attr *attr, int mask,
+			       struct sroce_av *av)
+{
+	if ((mask & IB_QP_PORT) && attr->port_num != SROCE_PORT)
+		return -EINVAL;
+	/* one partition, the default one */
+	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index)
+		return -EINVAL;
+	if ((mask & IB_QP_PATH_MTU) && (attr->path_mtu < IB_MTU_256 ||
+					attr->path_mtu > IB_MTU_4096))
+		return -EINVAL;
+	if ((mask & IB_QP_TIMEOUT) && attr->timeout > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_RETRY_CNT) && attr->retry_cnt > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_RNR_RETRY) && attr->rnr_retry > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_MIN_RNR_TIMER) && attr->min_rnr_timer > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
+	    attr->max_rd_atomic > SROCE_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > SROCE_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > SROCE_QPN_MASK)
+		return -EINVAL;
+	if ((mask & IB_QP_ACCESS_FLAGS) &&
+	    (attr->qp_access_flags & ~SROCE_QP_ACCESS))
+		return -EINVAL;
+	if (mask & IB_QP_AV)
+		return sroce_av_from_attr(av, &attr->ah_attr);
+	return 0;
+}
+
+/* Store the attributes of @mask; all locks held */
+static void sroce_qp_store_attr(struct sroce_qp *qp,
+				const struct ib_qp_attr *attr, int mask,
+				const struct sroce_av *av)
+{
+	struct ib_qp_attr *a = &qp->attr;
+
+	if (mask & IB_QP_ACCESS_FLAGS)
+		a->qp_access_flags = attr->qp_access_flags;
+	if (mask & IB_QP_PKEY_INDEX)
+		a->pkey_index = attr->pkey_index;
+	if (mask & IB_QP_PORT)
+		a->port_num = attr->port_num;
+	if (mask & IB_QP_QKEY)
+		a->qkey = attr->qkey;
+	if (mask & IB_QP_AV) {
+		a->ah_attr = attr->ah_attr;
+		/* ib_core holds that reference, not us: never hand it out */
+		a->ah_attr.grh.sgid_attr = NULL;
+		qp->av = *av;
+		qp->prio = av->sl & 7;
+	}
+	if (mask & IB_QP_PATH_MTU) {
+		a->path_mtu = attr->path_mtu;
+		qp->mtu = ib_mtu_enum_to_int(attr->path_mtu);
+	}
+	if (mask & IB_QP_TIMEOUT)
+		a->timeout = attr->timeout;
+	if (mask & IB_QP_RETRY_CNT)
+		a->retry_cnt = attr->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		a->rnr_retry = attr->rnr_retry;
+	if (mask & IB_QP_RQ_PSN)
+		a->rq_psn = attr->rq_psn & SROCE_PSN_MASK;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		a->max_rd_atomic = attr->max_rd_atomic;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		a->min_rnr_timer = attr->min_rnr_timer;
+	if (mask & IB_QP_SQ_PSN)
+		a->sq_psn = attr->sq_psn & SROCE_PSN_MASK;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		a->max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	if (mask & IB_QP_DEST_QPN)
+		a->dest_qp_num = attr->dest_qp_num;
+	if (mask & IB_QP_EN_SQD_ASYNC_NOTIFY)
+		a->en_sqd_async_notify = attr->en_sqd_async_notify;
+
+	if ((mask & (IB_QP_AV | IB_QP_DEST_QPN)) && !sroce_qp_is_ud(qp))
+		qp->sport = rdma_get_udp_sport(qp->av.flow_label,
+					       qp->ibqp.qp_num, a->dest_qp_num);
+	if (sroce_qp_is_ud(qp)) {
+		a->path_mtu = sroce_port_mtu(qp->sdev);
+		qp->mtu = ib_mtu_enum_to_int(a->path_mtu);
+	}
+}
+
+/* Consume what a ring holds; bounded, whatever userspace does meanwhile */
+static void sroce_queue_consume_all(struct sroce_queue *q)
+{
+	u32 n;
+
+	for (n = 0; n <= q->index_mask && !sroce_queue_empty(q); n++)
+		sroce_queue_advance_consumer(q);
+}
+
+/*
+ * Empty both queues without completions, as a move to RESET does.  A
+ * user ring keeps its indices (librxe does not reset them): the consumer
+ * catches up with the producer.  All locks held.
+ */
+static void sroce_qp_discard(struct sroce_qp *qp)
+{
+	sroce_sq_release_all(qp);
+	if (qp->user) {
+		sroce_queue_consume_all(&qp->sq);
+		qp->sq_cons = qp->sq.cons;
+	} else {
+		qp->sq_cons = qp->sq_prod;
+	}
+	if (!qp->srq)
+		sroce_queue_consume_all(&qp->rq);
+	qp->sq_drained_sent = false;
+}
+
+/*
+ * The move to RESET: empty the queues and start the transport over, all
+ * under the locks, so that packets, timers and work of before find a QP
+ * in RESET and a transport in its initial state.
+ */
+static void sroce_qp_reset(struct sroce_qp *qp)
+{
+	sroce_qp_discard(qp);
+	sroce_req_init(qp);
+	sroce_comp_init(qp);
+	sroce_resp_reset(qp);
+}
+
+/* State change and attributes, all at once under the locks */
+static int sroce_qp_apply(struct sroce_qp *qp, const struct ib_qp_attr *attr,
+			  int mask, enum ib_qp_state new,
+			  const struct sroce_av *av, bool *drained)
+{
+	enum ib_qp_state cur;
+	unsigned long flags;
+
+	flags = sroce_qp_lock_all(qp);
+	cur = qp->state;
+	/* the transport may have moved it to ERR since we looked */
+	if (!ib_modify_qp_is_ok(cur, new, qp->type, mask)) {
+		sroce_qp_unlock_all(qp, flags);
+		return -EINVAL;
+	}
+	sroce_qp_store_attr(qp, attr, mask, av);
+	if (mask & IB_QP_RQ_PSN)
+		qp->resp.psn = qp->attr.rq_psn;
+	/* also reloads the completer's retry counters */
+	if (mask & IB_QP_SQ_PSN)
+		sroce_req_set_psn(qp, qp->attr.sq_psn);
+	if (new == IB_QPS_SQD && cur != IB_QPS_SQD) {
+		/* the requester takes no new WQE; maybe none is in flight */
+		qp->sq_drained_sent = sroce_sq_drained(qp);
+		*drained = qp->sq_drained_sent;
+	}
+	sroce_qp_set_state(qp, new);
+	if (new == IB_QPS_RESET)
+		sroce_qp_reset(qp);
+	sroce_qp_unlock_all(qp, flags);
+	return 0;
+}
+
+static int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			   int mask, struct ib_udata *udata)
+{
+	struct sroce_qp *qp = to_sqp(ibqp);
+	enum ib_qp_state cur, new;
+	struct sroce_av av = {};
+	bool drained = false;
+	int err;
+
+	/* librxe sends no command data */
+	if (udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen))
+		return -EOPNOTSUPP;
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+	/* no alternate path, no resizing */
+	if (mask & (IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE | IB_QP_CAP))
+		return -EOPNOTSUPP;
+
+	mutex_lock(&qp->mod_lock);
+	cur = READ_ONCE(qp->state);
+	new = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	if (!ib_modify_qp_is_ok(cur, new, qp->type, mask)) {
+		err = -EINVAL;
+		goto out;
+	}
+	err = sroce_qp_check_attr(attr, mask, &av);
+	if (err)
+		goto out;
+	err = sroce_qp_apply(qp, attr, mask, new, &av, &drained);
+	if (err || !(mask & IB_QP_STATE))
+		goto out;
+
+	switch (new) {
+	case IB_QPS_RTS:
+		sroce_req_kick(qp);
+		break;
+	case IB_QPS_SQD:
+		if (drained)
+			sroce_qp_event(qp, IB_EVENT_SQ_DRAINED);
+		break;
+	case IB_QPS_ERR:
+		sroce_flush_sq(qp);
+		sroce_flush_rq(qp);
+		break;
+	default:
+		break;
+	}
+out:
+	mutex_unlock(&qp->mod_lock);
+	return err;
+}
+
+static void sroce_qp_cap(const struct sroce_qp *qp, struct ib_qp_cap *cap)
+{
+	cap->max_send_wr = qp->max_send_wr;
+	cap->max_recv_wr = qp->max_recv_wr;
+	cap->max_send_sge = qp->max_send_sge;
+	cap->max_recv_sge = qp->max_recv_sge;
+	cap->max_inline_data = qp->max_inline;
+}
+
+static int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			  int mask, struct ib_qp_init_attr *init)
+{
+	struct sroce_qp *qp = to_sqp(ibqp);
+	unsigned long flags;
+
+	/* the attributes change under all the locks; one of them will do */
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	*attr = qp->attr;
+	attr->sq_draining = qp->state == IB_QPS_SQD && !qp->sq_drained_sent;
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	sroce_qp_cap(qp, &attr->cap);
+
+	memset(init, 0, sizeof(*init));
+	init->qp_context = ibqp->qp_context;
+	init->send_cq = ibqp->send_cq;
+	init->recv_cq = ibqp->recv_cq;
+	init->srq = ibqp->srq;
+	sroce_qp_cap(qp, &init->cap);
+	init->sq_sig_type = qp->sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
+	init->qp_type = qp->type;
+	init->port_num = SROCE_PORT;
+	return 0;
+}
+
+/* ---- posting ------------------------------------------------------------- */
+
+static bool sroce_sq_full(const struct sroce_qp *qp)
+{
+	return ((qp->sq_prod + 1) & qp->sq_mask) == qp->sq_cons;
+}
+
+static int sroce_post_send_kernel(struct sroce_qp *qp,
+				  const struct ib_send_wr *wr,
+				  const struct ib_send_wr **bad_wr)
+{
+	struct sroce_swqe *wqe;
+	bool posted = false, flush = false;
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	if (qp->state < IB_QPS_RTS) {
+		err = -EINVAL;
+		goto unlock;
+	}
+	/*
+	 * In ERR every WR completes at once with a flush error (ib_drain_qp
+	 * relies on it); it goes through the SQ all the same, behind the
+	 * WQEs being flushed, so that completions keep their order.
+	 */
+	flush = qp->state == IB_QPS_ERR;
+	for (; wr; wr = wr->next) {
+		if (sroce_sq_full(qp)) {
+			err = -ENOMEM;
+			break;
+		}
+		wqe = sroce_sq_wqe(qp, qp->sq_prod);
+		if (flush) {
+			sroce_swqe_reset(wqe, wr->wr_id, wr->opcode,
+					 wr->send_flags);
+			wqe->fetched = true;
+		} else {
+			err = sroce_swqe_from_wr(qp, wqe, wr);
+			if (err)
+				break;
+		}
+		qp->sq_prod = (qp->sq_prod + 1) & qp->sq_mask;
+		posted = true;
+	}
+unlock:
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+
+	if (err)
+		*bad_wr = wr;
+	if (posted) {
+		if (flush)
+			sroce_flush_sq(qp);
+		else
+			sroce_req_kick(qp);
+	}
+	return err;
+}
+
+static int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+			   const struct ib_send_wr **bad_wr)
+{
+	struct sroce_qp *qp = to_sqp(ibqp);
+
+	if (!qp->user)
+		return sroce_post_send_kernel(qp, wr, bad_wr);
+
+	/*
+	 * librxe's doorbell: the WQEs are in the ring already.  Real WRs
+	 * through uverbs would name addresses userspace chose as kernel
+	 * ones: refused.
+	 */
+	if (wr) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	if (READ_ONCE(qp->state) == IB_QPS_ERR) {
+		/* user receives have no syscall: flush those too */
+		sroce_flush_sq(qp);
+		sroce_flush_rq(qp);
+	} else {
+		sroce_req_kick(qp);
+	}
+	return 0;
+}
+
+static int sroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+			   const struct ib_recv_wr **bad_wr)
+{
+	struct sroce_qp *qp = to_sqp(ibqp);
+	enum ib_qp_state state;
+	bool posted = false;
+	unsigned long flags;
+	int err = 0;
+
+	/* librxe posts receives in the ring itself */
+	if (qp->user) {
+		*bad_wr = wr;
+		return -EOPNOTSUPP;
+	}
+	if (qp->srq) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	state = qp->state;
+	if (state == IB_QPS_RESET)
+		err = -EINVAL;
+	for (; !err && wr; wr = wr->next) {
+		err = sroce_recv_wqe_post(&qp->rq, qp->max_recv_sge, wr);
+		if (err)
+			break;
+		posted = true;
+	}
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+
+	if (err)
+		*bad_wr = wr;
+	/* in ERR they complete at once, behind those being flushed */
+	if (posted && state == IB_QPS_ERR)
+		sroce_flush_rq(qp);
+	return err;
+}
+
+const struct ib_device_ops sroce_qp_ops = {
+	.create_qp = sroce_create_qp,
+	.modify_qp = sroce_modify_qp,
+	.query_qp = sroce_query_qp,
+	.destroy_qp = sroce_destroy_qp,
+	.post_send = sroce_post_send,
+	.post_recv = sroce_post_recv,
+};

@@ -38,6 +38,7 @@
 
 #include <linux/completion.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
@@ -121,6 +122,9 @@ enum sroce_wqe_state {
  * @last_psn: PSN of its last packet (for READ: of the last response)
  * @rd_atomic: occupies one of the QP's max_rd_atomic slots
  * @acked: bytes of a READ already placed, for retries
+ * @fetched: the slot holds a complete kernel copy (posted by a kernel
+ *	consumer, or copied by sroce_sq_fetch()) whose references are
+ *	released when it is retired (qp.c)
  */
 struct sroce_swqe {
 	u64 wr_id;
@@ -161,6 +165,7 @@ struct sroce_swqe {
 	u32 last_psn;
 	bool rd_atomic;
 	u32 acked;
+	bool fetched;
 };
 
 /**
@@ -183,7 +188,8 @@ struct sroce_rwqe {
  * @pd: protection domain of its receive buffers
  * @rq: the ring of struct rxe_recv_wqe (user or kernel)
  * @lock: serialises consumers (responders of several QPs) and kernel
- *	producers; taken with spin_lock_bh
+ *	producers; taken with spin_lock_irqsave (kernel consumers post
+ *	receives with interrupts off), inside resp.lock
  * @max_sge: SGEs per WQE the ring was sized for
  * @limit: armed SRQ limit, 0 when not armed
  * @srq_num: number reported to librxe (create_srq_resp)
@@ -411,13 +417,25 @@ struct sroce_resp {
  * @max_inline: inline bytes per send WQE
  * @max_send_wr: depth of the SQ
  * @rq: ring of struct rxe_recv_wqe (when there is no SRQ)
- * @rq_lock: kernel post_recv producers
+ * @rq_lock: serialises the RQ's kernel producer (post_recv) with its
+ *	consumer; innermost, inside resp.lock; qp->state is also written
+ *	under it, so a poster sees either the old state or the flush
  * @max_recv_sge: SGEs per receive WQE
+ * @max_recv_wr: depth of the RQ (0 with an SRQ)
  * @req: requester state
  * @comp: completer state
  * @resp: responder state
  * @req_work: runs the requester when it is not run inline
  * @sq_drained_sent: IB_EVENT_SQ_DRAINED was delivered for the current SQD
+ * @drain_work: delivers IB_EVENT_SQ_DRAINED outside sq_lock
+ * @mod_lock: serialises modify_qp calls
+ * @sq_flushing: one context is flushing the SQ (under sq_lock); others
+ *	leave their WQEs to it, so flush completions keep their order.  The
+ *	flush does not start while comp.delivering is set (it retries from
+ *	@flush_work), and the completer must not pop WQEs while this is set:
+ *	the flush completes WQEs already DONE with their own status
+ * @rq_flushing: the same for the RQ (under resp.lock)
+ * @flush_work: retries an SQ flush that found the completer delivering
  */
 struct sroce_qp {
 	struct ib_qp ibqp;
@@ -452,14 +470,20 @@ struct sroce_qp {
 	u32 max_send_wr;
 
 	struct sroce_queue rq;
-	spinlock_t rq_lock;	/* kernel post_recv producers */
+	spinlock_t rq_lock;	/* see @rq_lock above */
 	u32 max_recv_sge;
+	u32 max_recv_wr;
 
 	struct sroce_req req;
 	struct sroce_comp comp;
 	struct sroce_resp resp;
 	struct work_struct req_work;
 	bool sq_drained_sent;
+	struct work_struct drain_work;
+	struct mutex mod_lock;	/* see @mod_lock above */
+	bool sq_flushing;
+	bool rq_flushing;
+	struct delayed_work flush_work;
 };
 
 static inline struct sroce_qp *to_sqp(struct ib_qp *ibqp)
@@ -515,9 +539,21 @@ void sroce_sq_retire(struct sroce_qp *qp);
  * Take the next receive WQE of @qp (its RQ or SRQ) into @wqe.  Called by
  * the responder under resp.lock.  Returns 0, -EAGAIN when the queue is
  * empty (RNR), or -EINVAL for a malformed user WQE (the QP goes to error).
+ * A malformed WQE is consumed all the same, with @wqe->wr_id set and no
+ * SGEs, so that it can be completed with an error status.
  * Raises IB_EVENT_SRQ_LIMIT_REACHED when an armed SRQ falls below its limit.
  */
 int sroce_rq_take(struct sroce_qp *qp, struct sroce_rwqe *wqe);
+
+/*
+ * Receive rings (RQ and SRQ alike) of struct rxe_recv_wqe: a kernel
+ * consumer's post, and the responder's copy-then-check take (same returns
+ * as sroce_rq_take()).  The caller holds the lock that serialises @q.
+ */
+int sroce_recv_wqe_post(struct sroce_queue *q, u32 max_sge,
+			const struct ib_recv_wr *wr);
+int sroce_recv_wqe_take(struct sroce_queue *q, u32 max_sge,
+			struct sroce_rwqe *wqe);
 
 /*
  * Move @qp to IB_QPS_ERR from the transport (fatal completion error,
@@ -538,6 +574,9 @@ bool sroce_sq_wc(const struct sroce_qp *qp, const struct sroce_swqe *wqe,
 
 /* --- srq.c --------------------------------------------------------------- */
 extern const struct ib_device_ops sroce_srq_ops;
+
+/* sroce_rq_take() for a QP with an SRQ; takes srq->lock */
+int sroce_srq_take(struct sroce_srq *srq, struct sroce_rwqe *wqe);
 
 /* --- req.c --------------------------------------------------------------- */
 /* Make the requester look at the SQ (new WQEs, ACK progress, wake-ups) */
