@@ -28,7 +28,6 @@
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
-#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
@@ -126,18 +125,25 @@ static enum ib_mtu sroce_port_mtu(struct sroce_dev *sdev)
  * @sdev: the device
  * @qpn: destination QPN of the packet
  *
- * The caller is in an RCU read section.  destroy_qp waits for a grace
- * period after unpublishing, so the QP found here is still memory even
- * if its last reference is already gone.
+ * The reference is taken under the table lock, not under RCU alone:
+ * ib_core frees a QP as soon as destroy_qp returns, without a grace
+ * period, and a grace period per destroy_qp would make tearing down many
+ * QPs slow.  Once destroy_qp has erased the entry, no lookup can still be
+ * about to touch the QP.  The lock is IRQ-safe for callers that hold
+ * IRQ-safe locks.  Any context.
  *
  * Return: the QP with a reference (sroce_qp_put()), or NULL.
  */
 struct sroce_qp *sroce_qp_get_rcu(struct sroce_dev *sdev, u32 qpn)
 {
-	struct sroce_qp *qp = xa_load(&sdev->qps, qpn);
+	unsigned long flags;
+	struct sroce_qp *qp;
 
+	xa_lock_irqsave(&sdev->qps, flags);
+	qp = xa_load(&sdev->qps, qpn);
 	if (qp && !refcount_inc_not_zero(&qp->ref))
-		return NULL;
+		qp = NULL;
+	xa_unlock_irqrestore(&sdev->qps, flags);
 	return qp;
 }
 
@@ -156,11 +162,11 @@ static int sroce_qpn_reserve(struct sroce_dev *sdev, enum ib_qp_type type,
 	if (type == IB_QPT_GSI) {
 		*qpn = 1;
 		/* -EBUSY: the device has its GSI QP already */
-		return xa_insert(&sdev->qps, 1, NULL, GFP_KERNEL);
+		return xa_insert_irq(&sdev->qps, 1, NULL, GFP_KERNEL);
 	}
-	err = xa_alloc_cyclic(&sdev->qps, qpn, NULL,
-			      XA_LIMIT(SROCE_MIN_QPN, SROCE_MAX_QPN),
-			      &sdev->qpn_next, GFP_KERNEL);
+	err = xa_alloc_cyclic_irq(&sdev->qps, qpn, NULL,
+				  XA_LIMIT(SROCE_MIN_QPN, SROCE_MAX_QPN),
+				  &sdev->qpn_next, GFP_KERNEL);
 	if (err < 0)
 		return err == -EBUSY ? -ENOMEM : err;
 	return 0;
@@ -1202,7 +1208,7 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = sroce_resp_init(qp);
 	/* the QP is complete: received packets may find it from now on */
 	if (!err)
-		err = xa_err(xa_store(&sdev->qps, qpn, qp, GFP_KERNEL));
+		err = xa_err(xa_store_irq(&sdev->qps, qpn, qp, GFP_KERNEL));
 	if (err) {
 		qp->dead = true;
 		sroce_qp_transport_stop(qp);
@@ -1213,7 +1219,7 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 free_queues:
 	sroce_qp_free_queues(qp);
 unreserve:
-	xa_erase(&sdev->qps, qpn);
+	xa_erase_irq(&sdev->qps, qpn);
 uncount:
 	atomic_dec(&sdev->num_qp);
 	return err;
@@ -1240,12 +1246,11 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	sroce_qp_unlock_all(qp, flags);
 
 	/*
-	 * Unpublish, then let lookups that found the QP finish taking
-	 * their reference (ib_core frees the QP without a grace period),
-	 * then wait for the packets being processed to let go.
+	 * Lookups take their reference under the table lock: once the entry
+	 * is gone, only the packets being processed hold the QP.  Wait for
+	 * them to let go.
 	 */
-	xa_erase(&sdev->qps, ibqp->qp_num);
-	synchronize_rcu();
+	xa_erase_irq(&sdev->qps, ibqp->qp_num);
 	sroce_qp_put(qp);
 	wait_for_completion(&qp->done);
 

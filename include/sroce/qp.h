@@ -253,8 +253,10 @@ struct sroce_rd_res {
 /**
  * struct sroce_req - requester state (under qp->sq_lock)
  * @wqe_index: next SQ slot to send from
- * @fetch_index: next SQ slot the requester has never looked at; slots from
- *	qp->sq_cons up to here have been through sroce_sq_fetch()
+ * @fetch_index: next SQ slot the requester has not taken; slots from
+ *	qp->sq_cons up to here have begun (or failed) and are in flight
+ * @next_fetched: the WQE at @fetch_index went through sroce_sq_fetch() but
+ *	has not begun (it waits for a fence or a READ/ATOMIC slot)
  * @psn: PSN of the next request packet
  * @psn_hi: the PSN after the highest one ever sent (a rewind moves @psn back,
  *	not this): ACKs beyond it are bogus, packets before it are resends
@@ -273,6 +275,7 @@ struct sroce_rd_res {
 struct sroce_req {
 	u32 wqe_index;
 	u32 fetch_index;
+	bool next_fetched;
 	u32 psn;
 	u32 psn_hi;
 	u32 offset;
@@ -512,7 +515,10 @@ static inline bool sroce_qp_is_ud(const struct sroce_qp *qp)
 /* --- qp.c ---------------------------------------------------------------- */
 extern const struct ib_device_ops sroce_qp_ops;
 
-/* QP @qpn with a reference, or NULL; caller in an RCU read section */
+/*
+ * QP @qpn with a reference, or NULL.  Any context; the reference is taken
+ * under the table's lock, so an RCU read section is not needed (nor harmful).
+ */
 struct sroce_qp *sroce_qp_get_rcu(struct sroce_dev *sdev, u32 qpn);
 void sroce_qp_put(struct sroce_qp *qp);
 
