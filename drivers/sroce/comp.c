@@ -491,8 +491,9 @@ static void comp_collect(struct sroce_qp *qp, struct comp_batch *b)
 		struct sroce_swqe *wqe = sroce_sq_wqe(qp, idx);
 		enum ib_wc_status status;
 
-		if (!comp_active(qp) || idx == qp->req.fetch_index ||
-		    !comp_wqe_done(qp, wqe))
+		/* a flush completes what is left, in order, itself */
+		if (!comp_active(qp) || qp->sq_flushing ||
+		    idx == qp->req.fetch_index || !comp_wqe_done(qp, wqe))
 			break;
 		status = wqe->status;
 		if (sroce_sq_wc(qp, wqe, status, &b->wc[b->n]))

@@ -92,6 +92,21 @@ static void req_mark_sent(struct sroce_swqe *wqe, enum ib_wc_status status,
 	run->complete = true;
 }
 
+/*
+ * The new WQE at req.fetch_index begins (or fails): from now on it is in
+ * flight, and the completer and a rewind see it.
+ */
+static void req_take(struct sroce_qp *qp, struct sroce_swqe *wqe)
+{
+	struct sroce_req *req = &qp->req;
+
+	req->fetch_index = req_next_index(qp, req->fetch_index);
+	req->next_fetched = false;
+	wqe->ssn = req->ssn++;
+	wqe->rd_atomic = false;
+	wqe->acked = 0;
+}
+
 /* ---- choosing what to send ---------------------------------------------- */
 
 /*
@@ -124,8 +139,10 @@ static bool req_sq_has_new(struct sroce_qp *qp)
 }
 
 /*
- * The WQE at req.wqe_index, fetched (copied and checked) the first time the
- * requester reaches it; NULL when the SQ holds nothing more to send.
+ * The WQE at req.wqe_index; NULL when the SQ holds nothing more to send.
+ * A new one is fetched (copied and checked) once, and stays new (POSTED,
+ * at req.fetch_index) until req_take(): a WQE waiting for a fence or a
+ * READ/ATOMIC slot has not begun, so a draining SQ leaves it alone.
  */
 static struct sroce_swqe *req_current_wqe(struct sroce_qp *qp,
 					  struct req_run *run)
@@ -145,17 +162,17 @@ static struct sroce_swqe *req_current_wqe(struct sroce_qp *qp,
 		return NULL;
 
 	wqe = sroce_sq_wqe(qp, req->wqe_index);
+	if (req->next_fetched)
+		return wqe;
 	status = sroce_sq_fetch(qp, req->wqe_index);
-	req->fetch_index = req_next_index(qp, req->fetch_index);
+	req->next_fetched = true;
 	wqe->state = SROCE_WQE_POSTED;
 	wqe->status = IB_WC_SUCCESS;
-	wqe->rd_atomic = false;
-	wqe->acked = 0;
-	wqe->ssn = req->ssn++;
-	if (status > 0)
-		req_mark_sent(wqe, status, run);
-	else if (status < 0)
-		req_mark_sent(wqe, IB_WC_LOC_QP_OP_ERR, run);
+	if (status) {
+		req_take(qp, wqe);
+		req_mark_sent(wqe, status > 0 ? status : IB_WC_LOC_QP_OP_ERR,
+			      run);
+	}
 	return wqe;
 }
 
@@ -739,6 +756,7 @@ static enum req_step req_step(struct sroce_qp *qp, struct req_run *run)
 			return REQ_STOP;
 		status = req_check_wqe(qp, wqe);
 		if (status) {
+			req_take(qp, wqe);
 			req_mark_sent(wqe, status, run);
 			return REQ_STOP;
 		}
@@ -749,6 +767,8 @@ static enum req_step req_step(struct sroce_qp *qp, struct req_run *run)
 
 	if (req_must_wait(qp, wqe))
 		return REQ_STOP;
+	if (wqe->state == SROCE_WQE_POSTED)
+		req_take(qp, wqe);
 	if (sroce_wqe_is_local(wqe))
 		return req_do_local(qp, wqe, run);
 	if (wqe->state == SROCE_WQE_POSTED)
@@ -864,6 +884,7 @@ void sroce_req_init(struct sroce_qp *qp)
 	}
 	req->wqe_index = qp->sq_cons;
 	req->fetch_index = qp->sq_cons;
+	req->next_fetched = false;
 	req->psn = qp->attr.sq_psn & SROCE_PSN_MASK;
 	req->psn_hi = req->psn;
 	req->offset = 0;
