@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers for two-guest RDMA tests (rc-pair.sh, nvmeof-pair.sh), on top of
+# scripts/tests/sroce-lib.sh:
+#
+# pair_link             load this guest's driver (SROCE_DRV_A for guest a,
+#                       SROCE_DRV_B for b: sroce or rxe, default sroce),
+#                       link it to eth0, wait for an ACTIVE port; sets
+#                       DRV and DEV (sroce0 or rxe0)
+# v6_gid ADDR           an IPv6 address in sysfs GID notation
+# pair_gid_index DEV GID TYPE
+#                       gid_index, fast on large GID tables
+# pair_run NAME SECS LISTEN
+#                       run "${srv[@]}" on the serving guest and "${cli[@]}"
+#                       on the other (PR_SERVER names the server, default
+#                       b); the client prints one TAP line for both.
+#                       LISTEN: "tcp:PORT", "cm" (an rdma_cm listener) or
+#                       "-", what the server must show before the client
+#                       starts.  Each side gets SECS, then is killed.
+#                       On the client PR_OK is 1 if both sides passed.
+
+# shellcheck source=scripts/tests/sroce-lib.sh
+. "$SROCE_REPO/scripts/tests/sroce-lib.sh"
+
+pair_driver() {
+	local var=SROCE_DRV_${SROCE_ROLE^^}
+	echo "${!var:-sroce}"
+}
+
+pair_link() {
+	DRV=$(pair_driver)
+	case $DRV in
+	sroce)
+		sroce_load
+		DEV=sroce0
+		;;
+	rxe)
+		modprobe -a ib_uverbs rdma_rxe || fail "modprobe rdma_rxe"
+		DEV=rxe0
+		;;
+	*) fail "SROCE_DRV_${SROCE_ROLE^^} must be sroce or rxe, not '$DRV'" ;;
+	esac
+	rdma link add "$DEV" type "$DRV" netdev eth0 || fail "rdma link add $DEV type $DRV"
+	wait_for 20 bash -c "[[ \"\$(devinfo $DEV state)\" == PORT_ACTIVE* ]]" ||
+		fail "$DEV port never became ACTIVE"
+	log "guest $SROCE_ROLE runs $DRV ($DEV)"
+}
+
+v6_gid() {
+	local addr=$1 head tail x n i out=()
+	local -a h=() t=()
+	if [[ $addr == *::* ]]; then
+		head=${addr%%::*}
+		tail=${addr#*::}
+	else
+		head=$addr
+		tail=
+	fi
+	[ -z "$head" ] || IFS=: read -ra h <<<"$head"
+	[ -z "$tail" ] || IFS=: read -ra t <<<"$tail"
+	n=$((8 - ${#h[@]} - ${#t[@]}))
+	for x in "${h[@]}"; do out+=("$(printf %04x "0x$x")"); done
+	for ((i = 0; i < n; i++)); do out+=(0000); done
+	for x in "${t[@]}"; do out+=("$(printf %04x "0x$x")"); done
+	(IFS=:; echo "${out[*]}")
+}
+
+# pair_gid_index DEV GID TYPE: like gid_index, without two forks per
+# table entry (a table of 1024 costs half a minute that way under TCG).
+pair_gid_index() {
+	local dev=$1 gid=$2 type=$3 f g t
+	for f in /sys/class/infiniband/"$dev"/ports/1/gids/*; do
+		read -r g 2>/dev/null <"$f" || continue
+		[ "$g" = "$gid" ] || continue
+		read -r t 2>/dev/null <"/sys/class/infiniband/$dev/ports/1/gid_attrs/types/${f##*/}" ||
+			continue
+		if [ "$t" = "$type" ]; then
+			echo "${f##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+_tcp_listening() {
+	[ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]
+}
+
+_cm_listening() {
+	rdma resource show cm_id 2>/dev/null | grep -q 'state LISTEN'
+}
+
+# Shown under a failing TAP line, so the log says why.
+_show_tail() {
+	local who=$1 file=$2
+	[ -s "$file" ] || return 0
+	echo "# --- $who (last lines)"
+	tail -n "${PR_TAIL:-15}" "$file" | sed 's/^/#   /'
+}
+
+_pr_n=0
+# shellcheck disable=SC2154 # srv and cli are set by the caller
+pair_run() {
+	local name=$1 secs=$2 listen=$3 server=${PR_SERVER:-b} n rc st end t0
+	local slog stat clog
+	_pr_n=$((_pr_n + 1))
+	n=$_pr_n
+	slog=$SROCE_SHARED/pr.$n.server.log
+	stat=$SROCE_SHARED/pr.$n.server.status
+	clog=$SROCE_SHARED/pr.$n.client.log
+
+	if [ "$SROCE_ROLE" = "$server" ]; then
+		(
+			timeout -k 5 "$((secs + 20))" "${srv[@]}" >"$slog" 2>&1
+			echo $? >"$stat.tmp"
+			mv "$stat.tmp" "$stat"
+		) &
+		case $listen in
+		tcp:*) wait_for 30 _tcp_listening "${listen#tcp:}" ;;
+		cm) wait_for 30 _cm_listening ;;
+		esac || log "$name: the server shows no listener yet; trying anyway"
+		barrier "pr$n.up" || return 1
+		wait $!
+		barrier "pr$n.done" || return 1
+		return 0
+	fi
+
+	if ! barrier "pr$n.up"; then
+		t_fail "$name" "the server side never got ready"
+		return 1
+	fi
+	# A listener that is seen may still be a moment from accepting.
+	t0=$SECONDS
+	retry "${PR_RETRIES:-3}" timeout -k 5 "$secs" "${cli[@]}" >"$clog" 2>&1
+	rc=$?
+	log "$name: client done in $((SECONDS - t0)) s"
+	end=$((SECONDS + 40))
+	until [ -e "$stat" ] || [ $SECONDS -ge $end ]; do
+		sleep 0.2
+	done
+	st=$(cat "$stat" 2>/dev/null || echo "none (still running)")
+	PR_OK=0
+	if [ "$rc" = 0 ] && [ "$st" = 0 ]; then
+		PR_OK=1
+		t_ok "$name"
+	else
+		_show_tail "client: ${cli[*]}" "$clog"
+		_show_tail "server: ${srv[*]}" "$slog"
+		t_fail "$name" "client exit $rc, server exit $st"
+	fi
+	barrier "pr$n.done" || return 1
+}
