@@ -489,7 +489,7 @@ start_guest() {
 		-machine q35 -cpu max -m "$mem" -smp "$smp" \
 		-nodefaults -display none -no-reboot -monitor none -serial stdio \
 		-kernel "$kernel" -initrd "$initramfs" \
-		-append "console=ttyS0 quiet panic=-1 net.ifnames=0 sroce_init=$init2 sroce_role=$role" \
+		-append "console=ttyS0 quiet panic=-1 net.ifnames=0 ${SROCE_GUEST_CMDLINE:-}sroce_init=$init2 sroce_role=$role" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$shared,mount_tag=shared,security_model=none,multidevs=remap" \
 		-virtfs "local,path=$repo,mount_tag=repo,security_model=none,readonly=on,multidevs=remap" \

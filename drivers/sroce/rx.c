@@ -53,13 +53,12 @@ static void sroce_rx_dispatch(struct sroce_dev *sdev, const u8 *nh,
 		sroce_stats_inc(sdev, SROCE_CNT_RX_NO_QP);
 		return;
 	}
-	if (sroce_opcode_transport(pkt->opcode) != sroce_qp_transport(qp)) {
+	if (sroce_opcode_transport(pkt->opcode) != sroce_qp_transport(qp))
 		sroce_stats_inc(sdev, SROCE_CNT_RX_BAD_QP_TYPE);
-	} else if (sroce_opcode_has(pkt->info, SROCE_OPF_REQ)) {
+	else if (sroce_opcode_has(pkt->info, SROCE_OPF_REQ))
 		sroce_resp_rcv(qp, nh, pkt);
-	} else {
+	else
 		sroce_comp_rcv(qp, nh, pkt);
-	}
 	sroce_qp_put(qp);
 }
 
