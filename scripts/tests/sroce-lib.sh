@@ -13,7 +13,8 @@ INJECT="/usr/bin/python3 $SROCE_REPO/scripts/tests/roce_inject.py"
 sroce_load() {
 	sroce_install_module
 	modprobe ib_uverbs || fail "modprobe ib_uverbs"
-	modprobe rdma_sroce || fail "modprobe rdma_sroce"
+	# shellcheck disable=SC2086 # SROCE_MODPROBE_ARGS is a list of parameters
+	modprobe rdma_sroce ${SROCE_MODPROBE_ARGS:-} || fail "modprobe rdma_sroce"
 }
 
 # wait_for SECS CMD...: poll CMD until it succeeds or SECS pass.
