@@ -122,7 +122,7 @@ static enum ib_mtu sroce_port_mtu(struct sroce_dev *sdev)
 /* ---- QPN table ----------------------------------------------------------- */
 
 /**
- * sroce_qp_get_rcu() - find a QP by number for a received packet
+ * sroce_qp_get() - find a QP by number for a received packet
  * @sdev: the device
  * @qpn: destination QPN of the packet
  *
@@ -135,7 +135,7 @@ static enum ib_mtu sroce_port_mtu(struct sroce_dev *sdev)
  *
  * Return: the QP with a reference (sroce_qp_put()), or NULL.
  */
-struct sroce_qp *sroce_qp_get_rcu(struct sroce_dev *sdev, u32 qpn)
+struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn)
 {
 	unsigned long flags;
 	struct sroce_qp *qp;

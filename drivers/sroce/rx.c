@@ -46,9 +46,7 @@ static void sroce_rx_dispatch(struct sroce_dev *sdev, const u8 *nh,
 		return;
 	}
 
-	rcu_read_lock();
-	qp = sroce_qp_get_rcu(sdev, pkt->qpn);
-	rcu_read_unlock();
+	qp = sroce_qp_get(sdev, pkt->qpn);
 	if (!qp) {
 		sroce_stats_inc(sdev, SROCE_CNT_RX_NO_QP);
 		return;

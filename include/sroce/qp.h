@@ -395,7 +395,7 @@ struct sroce_resp {
  * @type: IB_QPT_RC, _UC, _UD or _GSI
  * @user: created by a user process (rings are mmapped)
  * @sig_all: every send WQE completes (IB_SIGNAL_ALL_WR)
- * @ref: one for the QPN table plus one per sroce_qp_get_rcu()
+ * @ref: one for the QPN table plus one per sroce_qp_get()
  * @done: completed when the last reference goes
  * @dead: destroy_qp has begun: no new work is started
  * @state: IB_QPS_*; see the locking rules
@@ -515,11 +515,8 @@ static inline bool sroce_qp_is_ud(const struct sroce_qp *qp)
 /* --- qp.c ---------------------------------------------------------------- */
 extern const struct ib_device_ops sroce_qp_ops;
 
-/*
- * QP @qpn with a reference, or NULL.  Any context; the reference is taken
- * under the table's lock, so an RCU read section is not needed (nor harmful).
- */
-struct sroce_qp *sroce_qp_get_rcu(struct sroce_dev *sdev, u32 qpn);
+/* QP @qpn with a reference, or NULL; any context (see qp.c) */
+struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn);
 void sroce_qp_put(struct sroce_qp *qp);
 
 /*
