@@ -460,9 +460,14 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake)
 static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb)
 {
 	unsigned int len = skb->len;
+	int rc;
 
-	/* NET_XMIT_CN: queued, though the qdisc signals congestion */
-	if (net_xmit_eval(dev_queue_xmit(skb))) {
+	/*
+	 * NET_XMIT_CN: queued, though the qdisc signals congestion.
+	 * net_xmit_eval() evaluates its argument twice: never pass it the call.
+	 */
+	rc = dev_queue_xmit(skb);
+	if (net_xmit_eval(rc)) {
 		sroce_stats_inc(tx->sdev, SROCE_CNT_TX_DROPS);
 		return;
 	}
