@@ -49,9 +49,6 @@ mnt debugfs debugfs /sys/kernel/debug
 # at once too, not only the nodad one we add.  Before eth0 exists.
 echo 0 >/proc/sys/net/ipv6/conf/default/accept_dad
 echo 0 >/proc/sys/net/ipv6/conf/all/accept_dad
-# No udev here: load what the rig needs by hand, in one go (each exec costs).
-modprobe -a configfs virtio_net virtio_rng || rig_die "cannot load the rig's modules"
-mnt configfs configfs /sys/kernel/config
 [ -e /dev/ptmx ] || ln -s pts/ptmx /dev/ptmx
 # cache=none: the peer's and the host's writes must show up at once.
 mnt 9p shared /shared trans=virtio,version=9p2000.L,cache=none,msize=512000
@@ -70,6 +67,17 @@ rig_args=()
 # The repo at its host path, even where a fresh /tmp or /run hides it.
 mnt 9p repo "$SROCE_REPO" trans=virtio,version=9p2000.L,ro,msize=512000
 
+# A self-built kernel (scripts/guest-kernel.sh) has its module index next to
+# it on the host, not under the host's /lib/modules.
+if [ -n "${SROCE_KMODDIR:-}" ]; then
+	kmods=/lib/modules/$(uname -r)
+	mkdir -p "$kmods" && busybox mount -o bind,ro "$SROCE_KMODDIR" "$kmods" ||
+		rig_die "cannot mount $SROCE_KMODDIR on $kmods"
+fi
+# No udev here: load what the rig needs by hand, in one go (each exec costs).
+modprobe -a configfs virtio_net virtio_rng || rig_die "cannot load the rig's modules"
+mnt configfs configfs /sys/kernel/config
+
 hostname "sroce-$role"
 
 
@@ -86,7 +94,7 @@ ip -6 addr add "$SROCE_MY_IP6/64" dev eth0 nodad
 ip link set eth0 up || rig_die "cannot bring eth0 up"
 
 # Matches the start of any kernel report a test must not leave behind.
-splat_re='BUG:|kernel BUG at|WARNING:|Oops|KASAN|UBSAN|KFENCE|possible circular locking|INFO: task .* blocked|kmemleak|unreferenced object|general protection|Call Trace|refcount_t:|list_(add|del) corruption|detected stall|Kernel panic'
+splat_re='BUG:|kernel BUG at|WARNING:|Oops|KASAN|UBSAN|KFENCE|possible circular locking|INFO: task .* blocked|kmemleak: .*suspected memory leaks|unreferenced object|general protection|Call Trace|refcount_t:|list_(add|del) corruption|detected stall|Kernel panic'
 
 echo "rig: guest $role up, running $rig_script"
 : >"$rig/started.$role"

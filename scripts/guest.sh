@@ -150,6 +150,8 @@ kernel_version() {
 	die "$kernel is not a bzImage"
 kver=$(kernel_version "$kernel")
 [ -n "$kver" ] || die "cannot tell the version of $kernel"
+# scripts/guest-kernel.sh puts the index of its built-in modules here
+kmoddir=$(dirname "$kernel")/lib/modules/$kver
 
 # ---------------------------------------------------------------------------
 # initramfs: busybox, the modules needed to mount the 9p root and the
@@ -458,6 +460,7 @@ write_config() {
 		printf 'export SROCE_LIB=%q\n' "$repo/scripts/guest-lib.sh"
 		printf 'export SROCE_TIMEOUT=%q\n' "$timeout"
 		[ -z "$mpid" ] || printf 'export SROCE_MODINDEX=/shared/.rig/modindex\n'
+		[ ! -d "$kmoddir" ] || printf 'export SROCE_KMODDIR=%q\n' "$kmoddir"
 		for kv in "${envs[@]}"; do
 			printf 'export %s=%q\n' "${kv%%=*}" "${kv#*=}"
 		done

@@ -11,10 +11,35 @@ INJECT="/usr/bin/python3 $SROCE_REPO/scripts/tests/roce_inject.py"
 # Load the driver the way a user does, plus the uverbs char device that
 # rdma-core needs (udev would load it on a real system).
 sroce_load() {
+	if sroce_builtin; then
+		sroce_check_builtin_params
+		return
+	fi
 	sroce_install_module
 	modprobe ib_uverbs || fail "modprobe ib_uverbs"
 	# shellcheck disable=SC2086 # SROCE_MODPROBE_ARGS is a list of parameters
 	modprobe rdma_sroce ${SROCE_MODPROBE_ARGS:-} || fail "modprobe rdma_sroce"
+}
+
+# True when the driver is built into the kernel (scripts/guest-kernel.sh):
+# it is in /sys/module, as a module would be, but has no load state.
+sroce_builtin() {
+	[ -d /sys/module/rdma_sroce ] && [ ! -e /sys/module/rdma_sroce/initstate ]
+}
+
+# A built-in driver took its parameters from the kernel command line
+# (SROCE_GUEST_CMDLINE, "rdma_sroce.NAME=VALUE"): they must be the ones
+# SROCE_MODPROBE_ARGS asks for.
+sroce_check_builtin_params() {
+	local kv want have
+	for kv in ${SROCE_MODPROBE_ARGS:-}; do
+		want=${kv#*=}
+		case $want in 1) want=Y ;; 0) want=N ;; esac
+		have=$(cat "/sys/module/rdma_sroce/parameters/${kv%%=*}" 2>/dev/null) ||
+			fail "built-in rdma_sroce has no parameter ${kv%%=*}"
+		[ "$have" = "$want" ] ||
+			fail "built-in rdma_sroce: ${kv%%=*} is $have, the test wants $want (rdma_sroce.$kv on the kernel command line)"
+	done
 }
 
 # wait_for SECS CMD...: poll CMD until it succeeds or SECS pass.
