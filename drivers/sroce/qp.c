@@ -1169,16 +1169,6 @@ static void sroce_qp_transport_stop(struct sroce_qp *qp)
 	cancel_delayed_work_sync(&qp->flush_work);
 }
 
-/*
- * The transport corrupts memory once packets flow (Documentation/
- * testing.rst, "Known failure"): until that is fixed, queue pairs are only
- * handed out to whoever asks for them explicitly.
- */
-static bool datapath;
-module_param(datapath, bool, 0444);
-MODULE_PARM_DESC(datapath,
-		 "create queue pairs (development only: the data path is known to corrupt memory)");
-
 static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 			   struct ib_udata *udata)
 {
@@ -1187,8 +1177,6 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	u32 qpn;
 	int err;
 
-	if (!datapath)
-		return -EOPNOTSUPP;
 	err = sroce_qp_check_init(init, udata);
 	if (err)
 		return err;
