@@ -1,18 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make check`: build (W=1, sparse), KUnit in QEMU, then the guest
-# integration tests.  Every check is counted; the last line is
+# `make check`: build (W=1, sparse), KUnit in QEMU, the guest integration
+# tests, then some of them again on the debug guest kernel.  Every check is counted; the last line is
 # "N passed, N failed" and the exit status is non-zero if anything failed.
 #
-# SROCE_CHECK_ONLY="build kunit guest" picks stages (default: all).
+# SROCE_CHECK_ONLY="build kunit guest debug" picks stages (default: all).
 # Logs are kept (and their directory printed) only when something failed,
 # or when SROCE_LOGDIR names where to put them.
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
-stages=${SROCE_CHECK_ONLY:-build kunit guest}
+stages=${SROCE_CHECK_ONLY:-build kunit guest debug}
 logdir=${SROCE_LOGDIR:-$(mktemp -d /tmp/sroce-check.XXXXXX)}
 mkdir -p "$logdir"
 passed=0
@@ -49,6 +49,36 @@ count_tap() {
 		not_ok "$name" "guest run failed with status $rc (see $log)"
 	fi
 	echo "# $name: $p passed, $f failed, status $rc"
+}
+
+# run_guest_tests GUEST_ARGS... -- ENTRY...: each ENTRY is
+# "MODE NAME:SCRIPT[:K=V K=V...]", the K=V pairs reaching the script
+# through guest.sh --env; GUEST_ARGS go to every guest.sh call.
+run_guest_tests() {
+	local gargs=() t mode rest name script envs args kv
+	while [ "$1" != -- ]; do
+		gargs+=("$1")
+		shift
+	done
+	shift
+	for t in "$@"; do
+		mode=${t%% *}
+		rest=${t#* }
+		name=${rest%%:*}
+		rest=${rest#*:}
+		script=$repo/${rest%%:*}
+		envs=()
+		[[ $rest == *:* ]] && read -ra envs <<<"${rest#*:}"
+		stage "guest $mode $name"
+		args=("${gargs[@]}" --timeout 600 --log "$logdir/$mode-$name")
+		[ "$mode" = pair ] && args+=(--pair)
+		for kv in "${envs[@]}"; do
+			args+=(--env "$kv")
+		done
+		bash scripts/guest.sh "${args[@]}" "$script" 2>&1 | tee "$logdir/$mode-$name.out" |
+			grep -E '^(\[[ab]\] )?(not )?ok - |guest\.sh:|splat'
+		count_tap "$mode $name" "$logdir/$mode-$name.out" "${PIPESTATUS[0]}"
+	done
 }
 
 if want build; then
@@ -119,25 +149,25 @@ if want guest; then
 		"pair rc-rxe-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=rxe SROCE_DRV_B=sroce $interop"
 		"pair nvmeof-sroce-sroce:scripts/tests/nvmeof-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=sroce"
 		"pair nvmeof-sroce-rxe:scripts/tests/nvmeof-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe"
+		"pair transports-sroce-sroce:scripts/tests/transports-pair.sh"
+		"pair transports-sroce-rxe:scripts/tests/transports-pair.sh:SROCE_DRV_B=rxe"
 	)
-	for t in "${tests[@]}"; do
-		mode=${t%% *}
-		rest=${t#* }
-		name=${rest%%:*}
-		rest=${rest#*:}
-		script=$repo/${rest%%:*}
-		envs=()
-		[[ $rest == *:* ]] && read -ra envs <<<"${rest#*:}"
-		stage "guest $mode $name"
-		args=(--timeout 600 --log "$logdir/$mode-$name")
-		[ "$mode" = pair ] && args+=(--pair)
-		for kv in "${envs[@]}"; do
-			args+=(--env "$kv")
-		done
-		bash scripts/guest.sh "${args[@]}" "$script" 2>&1 | tee "$logdir/$mode-$name.out" |
-			grep -E '^(\[[ab]\] )?(not )?ok - |guest\.sh:|splat'
-		count_tap "$mode $name" "$logdir/$mode-$name.out" "${PIPESTATUS[0]}"
-	done
+	run_guest_tests -- "${tests[@]}"
+fi
+
+# The debug guest kernel: sroce built in, KASAN, lockdep, kmemleak.  The
+# guest rig fails a run on any splat these report.
+if want debug; then
+	stage "debug guest kernel"
+	if kernel=$(bash scripts/guest-kernel.sh 2>"$logdir/guest-kernel.log"); then
+		ok "debug guest kernel builds (KASAN, lockdep, kmemleak)"
+		run_guest_tests --kernel "$kernel" -- \
+			"pair debug-rc:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=pingpong,rdmacm,verify SROCE_RC_VERIFY_MAX=1048576" \
+			"pair debug-transports:scripts/tests/transports-pair.sh"
+	else
+		tail -n 40 "$logdir/guest-kernel.log"
+		not_ok "debug guest kernel builds (KASAN, lockdep, kmemleak)"
+	fi
 fi
 
 echo

@@ -4,6 +4,7 @@
 # Helpers for two-guest RDMA tests (rc-pair.sh, nvmeof-pair.sh), on top of
 # scripts/tests/sroce-lib.sh:
 #
+# pair_driver_of ROLE   the driver guest ROLE (a or b) runs
 # pair_link             load this guest's driver (SROCE_DRV_A for guest a,
 #                       SROCE_DRV_B for b: sroce or rxe, default sroce),
 #                       link it to eth0, wait for an ACTIVE port; sets
@@ -23,9 +24,13 @@
 # shellcheck source=scripts/tests/sroce-lib.sh
 . "$SROCE_REPO/scripts/tests/sroce-lib.sh"
 
-pair_driver() {
-	local var=SROCE_DRV_${SROCE_ROLE^^}
+pair_driver_of() {
+	local var=SROCE_DRV_${1^^}
 	echo "${!var:-sroce}"
+}
+
+pair_driver() {
+	pair_driver_of "$SROCE_ROLE"
 }
 
 pair_link() {

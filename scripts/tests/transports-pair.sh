@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every transport over every kind of GID between two guests:
+# ibv_rc_pingpong, ibv_uc_pingpong and ibv_ud_pingpong with --chk over
+# RoCE v2 GIDs (IPv4, IPv6) and RoCE v1 GIDs (IPv4-mapped, IPv6,
+# link-local).  The type of the GID a QP or AH uses picks the wire format,
+# as on a hardware RoCE NIC; on sroce the RoCEv1/RoCEv2 receive counters
+# must show that format was used.  Guest b serves, a is the client.
+#
+# SROCE_DRV_A, SROCE_DRV_B   sroce (default) or rxe; rxe has no RoCE v1,
+#                            so its runs cover the RoCE v2 GIDs only
+
+# srv and cli are pair_run's arguments.
+# shellcheck disable=SC2034
+set -u
+# shellcheck source=scripts/tests/rdma-pair-lib.sh
+. "$SROCE_REPO/scripts/tests/rdma-pair-lib.sh"
+
+pair_link
+
+# name -> "GID type", type as sysfs spells it
+declare -A kinds=(
+	[v2-ipv4]="$(v4_gid "$SROCE_MY_IP4") RoCE v2"
+	[v2-ipv6]="$(v6_gid "$SROCE_MY_IP6") RoCE v2"
+	[v1-ipv4]="$(v4_gid "$SROCE_MY_IP4") IB/RoCE v1"
+	[v1-ipv6]="$(v6_gid "$SROCE_MY_IP6") IB/RoCE v1"
+	[v1-linklocal]="$(v6_gid "$(ip -6 -o addr show dev eth0 scope link |
+		awk '{ sub("/.*", "", $4); print $4; exit }')") IB/RoCE v1"
+)
+order="v2-ipv4 v2-ipv6 v1-ipv4 v1-ipv6 v1-linklocal"
+if [ "$DRV" = rxe ] || [ "$(pair_driver_of "$SROCE_PEER_ROLE")" = rxe ]; then
+	order="v2-ipv4 v2-ipv6"
+fi
+
+declare -A gidx
+for k in $order; do
+	g=${kinds[$k]%% *}
+	t=${kinds[$k]#* }
+	wait_for 10 pair_gid_index "$DEV" "$g" "$t" || fail "$DEV: no $t GID $g"
+	gidx[$k]=$(pair_gid_index "$DEV" "$g" "$t")
+done
+log "$DEV GID indexes: $(for k in $order; do printf '%s=%s ' "$k" "${gidx[$k]}"; done)"
+t_check "[$SROCE_ROLE] $DRV: ping the peer over eth0" retry 5 ping -c 1 -W 3 "$SROCE_PEER_IP4"
+barrier linked || fail "the peer never linked its driver"
+
+counter() {
+	cat "/sys/class/infiniband/$DEV/ports/1/hw_counters/$1" 2>/dev/null || echo 0
+}
+
+# The format a run used, from this guest's receive counters (sroce only).
+check_format() {
+	local name=$1 kind=$2 v1_before=$3 v2_before=$4 v1 v2
+	[ "$DRV" = sroce ] || return 0
+	v1=$(($(counter rx_roce_v1_packets) - v1_before))
+	v2=$(($(counter rx_roce_v2_packets) - v2_before))
+	case $kind in
+	v1-*) t_check "$name: arrived as RoCEv1 ($v1 v1, $v2 v2 packets)" \
+		test "$v1" -gt 0 -a "$v2" = 0 ;;
+	v2-*) t_check "$name: arrived as RoCEv2 ($v1 v1, $v2 v2 packets)" \
+		test "$v2" -gt 0 -a "$v1" = 0 ;;
+	esac
+}
+
+server_ip4=192.0.2.2
+for kind in $order; do
+	for tool in rc uc ud; do
+		case $tool in
+		ud) size=1024 ;;
+		*) size=4096 ;;
+		esac
+		name="ibv_${tool}_pingpong $size B $kind a->b"
+		srv=("ibv_${tool}_pingpong" -d "$DEV" -g "${gidx[$kind]}" -s "$size" -n 20 -r 64 --chk)
+		[ "$tool" = ud ] || srv+=(-m 4096)
+		cli=("${srv[@]}" "$server_ip4")
+		v1=$(counter rx_roce_v1_packets)
+		v2=$(counter rx_roce_v2_packets)
+		pair_run "$name" 60 tcp:18515
+		[ "$SROCE_ROLE" = a ] && check_format "$name" "$kind" "$v1" "$v2"
+	done
+done
+
+barrier finished || true
+t_check "[$SROCE_ROLE] rdma link delete $DEV" rdma link delete "$DEV"
+t_done
