@@ -6,7 +6,9 @@
 # RoCE v2 GIDs (IPv4, IPv6) and RoCE v1 GIDs (IPv4-mapped, IPv6,
 # link-local).  The type of the GID a QP or AH uses picks the wire format,
 # as on a hardware RoCE NIC; on sroce the RoCEv1/RoCEv2 receive counters
-# must show that format was used.  Guest b serves, a is the client.
+# must show that format was used.  The same again over GIDs of an 802.1Q
+# VLAN device on eth0 (VLAN 100), whose receive counters must show the
+# traffic went through it.  Guest b serves, a is the client.
 #
 # SROCE_DRV_A, SROCE_DRV_B   sroce (default) or rxe; rxe has no RoCE v1,
 #                            so its runs cover the RoCE v2 GIDs only
@@ -19,6 +21,14 @@ set -u
 
 pair_link
 
+# VLAN 100 on eth0: its addresses become GIDs of the device on eth0
+vlan=eth0.100
+n=${SROCE_MY_IP4##*.}
+ip link add link eth0 name "$vlan" type vlan id 100 || fail "cannot add $vlan"
+ip addr add "198.51.100.$n/24" dev "$vlan" || fail "cannot address $vlan"
+ip -6 addr add "2001:db8:100::$n/64" dev "$vlan" nodad || fail "cannot address $vlan"
+ip link set "$vlan" up || fail "cannot bring $vlan up"
+
 # name -> "GID type", type as sysfs spells it
 declare -A kinds=(
 	[v2-ipv4]="$(v4_gid "$SROCE_MY_IP4") RoCE v2"
@@ -27,10 +37,15 @@ declare -A kinds=(
 	[v1-ipv6]="$(v6_gid "$SROCE_MY_IP6") IB/RoCE v1"
 	[v1-linklocal]="$(v6_gid "$(ip -6 -o addr show dev eth0 scope link |
 		awk '{ sub("/.*", "", $4); print $4; exit }')") IB/RoCE v1"
+	[v2-vlan-ipv4]="$(v4_gid "198.51.100.$n") RoCE v2"
+	[v2-vlan-ipv6]="$(v6_gid "2001:db8:100::$n") RoCE v2"
+	[v1-vlan-ipv4]="$(v4_gid "198.51.100.$n") IB/RoCE v1"
+	[v1-vlan-ipv6]="$(v6_gid "2001:db8:100::$n") IB/RoCE v1"
 )
 order="v2-ipv4 v2-ipv6 v1-ipv4 v1-ipv6 v1-linklocal"
+order+=" v2-vlan-ipv4 v2-vlan-ipv6 v1-vlan-ipv4 v1-vlan-ipv6"
 if [ "$DRV" = rxe ] || [ "$(pair_driver_of "$SROCE_PEER_ROLE")" = rxe ]; then
-	order="v2-ipv4 v2-ipv6"
+	order="v2-ipv4 v2-ipv6 v2-vlan-ipv4 v2-vlan-ipv6"
 fi
 
 declare -A gidx
@@ -48,12 +63,17 @@ counter() {
 	cat "/sys/class/infiniband/$DEV/ports/1/hw_counters/$1" 2>/dev/null || echo 0
 }
 
-# The format a run used, from this guest's receive counters (sroce only).
+# The format a run used, from this guest's receive counters (sroce only),
+# and for a VLAN GID that the VLAN device received it.
 check_format() {
 	local name=$1 kind=$2 v1_before=$3 v2_before=$4 v1 v2
 	[ "$DRV" = sroce ] || return 0
 	v1=$(($(counter rx_roce_v1_packets) - v1_before))
 	v2=$(($(counter rx_roce_v2_packets) - v2_before))
+	case $kind in
+	*-vlan-*) t_check "$name: went through $vlan" \
+		test "$(cat "/sys/class/net/$vlan/statistics/rx_packets")" -gt "$5" ;;
+	esac
 	case $kind in
 	v1-*) t_check "$name: arrived as RoCEv1 ($v1 v1, $v2 v2 packets)" \
 		test "$v1" -gt 0 -a "$v2" = 0 ;;
@@ -75,8 +95,9 @@ for kind in $order; do
 		cli=("${srv[@]}" "$server_ip4")
 		v1=$(counter rx_roce_v1_packets)
 		v2=$(counter rx_roce_v2_packets)
+		vl=$(cat "/sys/class/net/$vlan/statistics/rx_packets")
 		pair_run "$name" 60 tcp:18515
-		[ "$SROCE_ROLE" = a ] && check_format "$name" "$kind" "$v1" "$v2"
+		[ "$SROCE_ROLE" = a ] && check_format "$name" "$kind" "$v1" "$v2" "$vl"
 	done
 done
 
