@@ -27,7 +27,6 @@
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
-#include <linux/module.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/string.h>
