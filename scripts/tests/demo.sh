@@ -5,8 +5,8 @@
 # to eth0, show what a user of a RoCE NIC would look at, and run verbs
 # traffic between the two guests with the stock rdma-core tools.
 set -u
-# shellcheck source=scripts/tests/sroce-lib.sh
-. "$SROCE_REPO/scripts/tests/sroce-lib.sh"
+# shellcheck source=scripts/tests/rdma-pair-lib.sh
+. "$SROCE_REPO/scripts/tests/rdma-pair-lib.sh"
 
 show() {
 	printf '\n[%s]# %s\n' "$SROCE_ROLE" "$*"
@@ -54,8 +54,8 @@ serve_and_run() {
 	if [ "$SROCE_ROLE" = b ]; then
 		timeout 120 "${srv[@]}" >"/tmp/demo-server.$n" 2>&1 &
 		case $listen in
-		tcp:*) wait_for 30 bash -c "ss -Hltn 'sport = :${listen#tcp:}' | grep -q ." ;;
-		cm) wait_for 30 bash -c "rdma resource show cm_id | grep -q LISTEN" ;;
+		tcp:*) wait_for 30 _tcp_listening "${listen#tcp:}" ;;
+		cm) wait_for 30 _cm_listening ;;
 		esac || log "$name: no listener yet"
 		barrier "up$n" || fail "peer never reached $name"
 		wait
