@@ -84,6 +84,10 @@ static int sroce_query_device(struct ib_device *ib_dev,
 	attr->max_srq = SROCE_MAX_SRQ;
 	attr->max_srq_wr = SROCE_MAX_SRQ_WR;
 	attr->max_srq_sge = SROCE_MAX_SGE;
+	attr->max_mcast_grp = SROCE_MAX_MCAST_GRP;
+	attr->max_mcast_qp_attach = SROCE_MAX_MCAST_QP_ATTACH;
+	attr->max_total_mcast_qp_attach = SROCE_MAX_MCAST_GRP *
+					  SROCE_MAX_MCAST_QP_ATTACH;
 	attr->max_pkeys = 1;
 	attr->device_cap_flags = IB_DEVICE_BAD_PKEY_CNTR |
 				 IB_DEVICE_BAD_QKEY_CNTR |
@@ -165,6 +169,7 @@ static const struct rdma_stat_desc sroce_counter_desc[SROCE_NUM_COUNTERS] = {
 	[SROCE_CNT_RX_OUT_OF_SEQ]	= { .name = "rx_out_of_sequence" },
 	[SROCE_CNT_RX_BAD_RESP]		= { .name = "rx_unexpected_responses" },
 	[SROCE_CNT_RX_CNP]		= { .name = "rx_cnp_packets" },
+	[SROCE_CNT_RX_MCAST]		= { .name = "rx_multicast_packets" },
 	[SROCE_CNT_TX_PACKETS]		= { .name = "tx_packets" },
 	[SROCE_CNT_TX_BYTES]		= { .name = "tx_bytes" },
 	[SROCE_CNT_TX_DROPS]		= { .name = "tx_drops" },
@@ -239,6 +244,7 @@ static void sroce_dealloc_driver(struct ib_device *ib_dev)
 
 	sroce_link_detach(sdev);
 	sroce_tx_fini(sdev);
+	sroce_mcast_fini(sdev);
 	sroce_pool_fini(sdev);
 	WARN_ON_ONCE(!xa_empty(&sdev->qps));
 	xa_destroy(&sdev->qps);
@@ -286,6 +292,7 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	INIT_LIST_HEAD(&sdev->all_entry);
 	sroce_pool_init(sdev);
 	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
+	sroce_mcast_init(sdev);
 	if (sroce_tx_init(sdev)) {
 		netdev_put(ndev, &sdev->ndev_tracker);
 		free_percpu(sdev->stats);
@@ -308,6 +315,7 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	ib_set_device_ops(ib_dev, &sroce_cq_ops);
 	ib_set_device_ops(ib_dev, &sroce_qp_ops);
 	ib_set_device_ops(ib_dev, &sroce_srq_ops);
+	ib_set_device_ops(ib_dev, &sroce_mcast_ops);
 	return sdev;
 }
 

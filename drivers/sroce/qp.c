@@ -1244,6 +1244,8 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	qp->dead = true;
 	sroce_qp_set_state(qp, IB_QPS_ERR);
 	sroce_qp_unlock_all(qp, flags);
+	if (qp->type == IB_QPT_UD)
+		sroce_mcast_detach_qp(qp);
 
 	/*
 	 * Lookups take their reference under the table lock: once the entry

@@ -45,6 +45,15 @@ static void sroce_rx_dispatch(struct sroce_dev *sdev, const u8 *nh,
 		sroce_stats_inc(sdev, SROCE_CNT_RX_BAD_PKEY);
 		return;
 	}
+	if (pkt->qpn == SROCE_MCAST_QPN) {
+		/* only UD sends may be multicast */
+		if (sroce_opcode_transport(pkt->opcode) != SROCE_TR_UD ||
+		    !sroce_opcode_has(pkt->info, SROCE_OPF_REQ))
+			sroce_stats_inc(sdev, SROCE_CNT_RX_BAD_QP_TYPE);
+		else
+			sroce_mcast_rcv(sdev, nh, pkt);
+		return;
+	}
 
 	qp = sroce_qp_get(sdev, pkt->qpn);
 	if (!qp) {

@@ -14,6 +14,7 @@
  *           ACKs, NAKs, READ responses, atomic replies
  *   tx.c    packet buffers and the per-priority transmit queues
  *   rx.c    validation, QP lookup, dispatch to resp.c or comp.c
+ *   mcast.c multicast groups: attach/detach, delivery to every member
  *
  * Locking.  qp->sq_lock (taken with spin_lock_bh) covers the send queue,
  * the requester and the completer state; qp->resp.lock (spin_lock_bh)
@@ -671,6 +672,18 @@ bool sroce_resp_release_wqe(struct sroce_qp *qp, u64 *wr_id);
 /* A request packet for @qp (softirq) */
 void sroce_resp_rcv(struct sroce_qp *qp, const void *nh,
 		    const struct sroce_pkt *pkt);
+
+/* --- mcast.c ------------------------------------------------------------- */
+extern const struct ib_device_ops sroce_mcast_ops;
+
+void sroce_mcast_init(struct sroce_dev *sdev);
+/* At dealloc, after the last QP is gone; may sleep */
+void sroce_mcast_fini(struct sroce_dev *sdev);
+/* At destroy of a UD QP, before its QPN is freed; may sleep */
+void sroce_mcast_detach_qp(struct sroce_qp *qp);
+/* A UD request to SROCE_MCAST_QPN (softirq) */
+void sroce_mcast_rcv(struct sroce_dev *sdev, const u8 *nh,
+		     const struct sroce_pkt *pkt);
 
 /* --- tx.c ---------------------------------------------------------------- */
 int sroce_tx_init(struct sroce_dev *sdev);

@@ -7,7 +7,9 @@
 #ifndef SROCE_SROCE_H
 #define SROCE_SROCE_H
 
+#include <linux/hashtable.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
 #include <linux/xarray.h>
@@ -33,6 +35,9 @@
  * the cqe a CQ reports back (its real capacity) never exceeds max_cqe.
  */
 #define SROCE_MAX_CQE		0x7fff
+#define SROCE_MAX_MCAST_GRP	256
+#define SROCE_MAX_MCAST_QP_ATTACH	32
+#define SROCE_MCAST_QPN		0xffffff	/* BTH DestQP of multicast */
 
 struct sroce_net;
 struct sroce_tx;
@@ -62,6 +67,9 @@ struct sroce_tx;
  * @num_qp: QPs allocated, held to max_qp
  * @num_srq: SRQs allocated, held to max_srq
  * @tx: the transmit queues (tx.c)
+ * @mcgs: multicast GID -> attached QPNs, looked up under RCU (mcast.c)
+ * @mcast_lock: serialises changes of @mcgs
+ * @num_mcg: groups in @mcgs, held to max_mcast_grp
  */
 struct sroce_dev {
 	struct ib_device ib_dev;
@@ -90,6 +98,10 @@ struct sroce_dev {
 	atomic_t num_srq;
 
 	struct sroce_tx *tx;
+
+	DECLARE_HASHTABLE(mcgs, 6);
+	struct mutex mcast_lock;	/* see above */
+	unsigned int num_mcg;
 };
 
 static inline struct sroce_dev *to_sdev(struct ib_device *ib_dev)
