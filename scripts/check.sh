@@ -151,6 +151,8 @@ if want guest; then
 		"pair nvmeof-sroce-rxe:scripts/tests/nvmeof-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe"
 		"pair transports-sroce-sroce:scripts/tests/transports-pair.sh"
 		"pair transports-sroce-rxe:scripts/tests/transports-pair.sh:SROCE_DRV_B=rxe"
+		"pair mcast-sroce-sroce:scripts/tests/mcast-pair.sh"
+		"pair mcast-sroce-rxe:scripts/tests/mcast-pair.sh:SROCE_DRV_B=rxe"
 	)
 	run_guest_tests -- "${tests[@]}"
 fi
@@ -166,7 +168,8 @@ if want debug; then
 		ok "debug guest kernel builds (KASAN, lockdep, kmemleak)"
 		run_guest_tests --kernel "$kernel" -- \
 			"pair debug-rc:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=pingpong,rdmacm" \
-			"pair debug-transports:scripts/tests/transports-pair.sh"
+			"pair debug-transports:scripts/tests/transports-pair.sh" \
+			"pair debug-mcast:scripts/tests/mcast-pair.sh"
 	else
 		tail -n 40 "$logdir/guest-kernel.log"
 		not_ok "debug guest kernel builds (KASAN, lockdep, kmemleak)"

@@ -16,9 +16,9 @@
 #                       run "${srv[@]}" on the serving guest and "${cli[@]}"
 #                       on the other (PR_SERVER names the server, default
 #                       b); the client prints one TAP line for both.
-#                       LISTEN: "tcp:PORT", "cm" (an rdma_cm listener) or
-#                       "-", what the server must show before the client
-#                       starts.  Each side gets SECS, then is killed.
+#                       LISTEN: "tcp:PORT", "cm" (an rdma_cm listener),
+#                       "log:TEXT" (a line of its output) or "-", what the
+#                       server must show before the client starts.  Each side gets SECS, then is killed.
 #                       On the client PR_OK is 1 if both sides passed.
 
 # shellcheck source=scripts/tests/sroce-lib.sh
@@ -124,6 +124,7 @@ pair_run() {
 		case $listen in
 		tcp:*) wait_for 30 _tcp_listening "${listen#tcp:}" ;;
 		cm) wait_for 30 _cm_listening ;;
+		log:*) wait_for 30 grep -qF "${listen#log:}" "$slog" ;;
 		esac || log "$name: the server shows no listener yet; trying anyway"
 		barrier "pr$n.up" || return 1
 		wait $!
