@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Teardown races in one guest: two sroce links on the ends of a veth pair
+# in namespaces ns1 and ns2, netem holding every packet 2 ms in ns1's
+# qdisc, so that packets are still queued in the netdev when their QP dies.
+#
+# 1. teardown_stress.c: hundreds of cycles of connecting RC QPs, putting a
+#    burst of WRITEs, SENDs and READs on the wire both ways, and
+#    destroying QPs, MRs, CQs and PDs in a random order in the middle of
+#    it.  No cycle may fail.
+# 2. rdma link delete during that traffic.  sroce has no
+#    disassociate_ucontext, so the delete waits for the process to close
+#    the device (as with rdma_rxe); killing it must let the delete finish.
+# 3. The same with the netdev removed under the traffic.
+# 4. Module unload and reload after the links are gone, repeatedly (not on
+#    a kernel with sroce built in).
+# The rig fails the run on any splat, and scans kmemleak at the end.
+#
+# SROCE_TEARDOWN_CYCLES   cycles of step 1 (default 300)
+# SROCE_TEARDOWN_SEED     its seed (default: from the clock, printed)
+set -u
+# shellcheck source=scripts/tests/sroce-lib.sh
+. "$SROCE_REPO/scripts/tests/sroce-lib.sh"
+
+cycles=${SROCE_TEARDOWN_CYCLES:-300}
+seed=${SROCE_TEARDOWN_SEED:-$(date +%s)}
+prog=/tmp/teardown_stress
+sroce_load
+t_check "teardown_stress compiles cleanly" bash -c \
+	"cc -O2 -Wall -Wextra -Werror -o $prog $SROCE_REPO/scripts/tests/teardown_stress.c -libverbs"
+
+# ns1: n1 198.51.100.11 (sroce1), ns2: n2 198.51.100.12 (sroce2)
+# shellcheck disable=SC2016 # the inner bash expands devinfo
+make_links() {
+	ip netns add ns1 2>/dev/null
+	ip netns add ns2 2>/dev/null
+	ip link add n1 netns ns1 mtu 4200 type veth peer name n2 netns ns2 mtu 4200 &&
+		ip -n ns1 addr add 198.51.100.11/24 dev n1 &&
+		ip -n ns2 addr add 198.51.100.12/24 dev n2 &&
+		ip -n ns1 link set n1 up && ip -n ns2 link set n2 up &&
+		ip netns exec ns1 tc qdisc add dev n1 root netem delay 2ms limit 10000 &&
+		ip netns exec ns1 rdma link add sroce1 type sroce netdev n1 &&
+		ip netns exec ns2 rdma link add sroce2 type sroce netdev n2 &&
+		wait_for 20 bash -c '[[ "$(devinfo sroce1 state)" == PORT_ACTIVE* ]] &&
+			[[ "$(devinfo sroce2 state)" == PORT_ACTIVE* ]]' &&
+		wait_for 10 gid_index sroce1 "$(v4_gid 198.51.100.11)" "RoCE v2" &&
+		wait_for 10 gid_index sroce2 "$(v4_gid 198.51.100.12)" "RoCE v2" &&
+		ip netns exec ns1 ping -c 1 -W 3 198.51.100.12 >/dev/null
+}
+
+# The RoCE v2 GIDs of both links, as teardown_stress arguments
+gids() {
+	local a b
+	a=$(gid_index sroce1 "$(v4_gid 198.51.100.11)" "RoCE v2") &&
+		b=$(gid_index sroce2 "$(v4_gid 198.51.100.12)" "RoCE v2") &&
+		devs=(-a sroce1 -A "$a" -b sroce2 -B "$b")
+}
+
+no_devices() {
+	[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]
+}
+
+# --- 1. objects destroyed with traffic in flight ----------------------------
+t_check "two links on a veth pair, netem in ns1" make_links
+log "teardown_stress: $cycles cycles, seed $seed"
+t0=$SECONDS
+gids || fail "no RoCE v2 GIDs on the links"
+t_check "$cycles cycles of RC traffic torn down mid-flight (seed $seed)" \
+	timeout -k 5 600 "$prog" "${devs[@]}" -n "$cycles" -S "$seed"
+log "teardown_stress: $((SECONDS - t0)) s"
+t_check "the devices carried the bursts (retransmits, unknown-QP drops seen)" \
+	bash -c "[ \$(counter sroce2 rx_packets) -gt $((cycles * 4)) ]"
+
+# --- 2. rdma link delete under traffic ---------------------------------------
+for i in 1 2 3 4 5; do
+	"$prog" "${devs[@]}" -c -S "$((seed + i))" >/dev/null 2>&1 &
+	pid=$!
+	sleep 1
+	ip netns exec ns2 rdma link delete sroce2 &
+	del=$!
+	sleep 0.$((RANDOM % 10))
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	t_check "link delete $i under traffic finishes once the user is gone" \
+		timeout 30 bash -c "while kill -0 $del 2>/dev/null; do sleep 0.2; done"
+	wait "$del" 2>/dev/null
+	t_check "sroce2 is gone ($i)" bash -c '[ ! -e /sys/class/infiniband/sroce2 ]'
+	ip netns exec ns2 rdma link add sroce2 type sroce netdev n2
+	t_check "link re-added ($i)" wait_for 20 gids
+done
+t_check "traffic after the link deletes" timeout 60 "$prog" "${devs[@]}" -n 5 -S "$seed"
+
+# --- 3. netdev removal under traffic -----------------------------------------
+for i in 1 2 3; do
+	"$prog" "${devs[@]}" -c -S "$((seed + 10 + i))" >/dev/null 2>&1 &
+	pid=$!
+	sleep 1
+	ip -n ns1 link del n1 &
+	del=$!
+	sleep 0.$((RANDOM % 10))
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	t_check "netdev removal $i under traffic finishes once the user is gone" \
+		timeout 60 bash -c "while kill -0 $del 2>/dev/null; do sleep 0.2; done"
+	wait "$del" 2>/dev/null
+	t_check "both devices went with the veth pair ($i)" wait_for 30 no_devices
+	t_check "veth pair and links re-made ($i)" make_links
+	gids
+done
+t_check "traffic after the netdev removals" timeout 60 "$prog" "${devs[@]}" -n 5 -S "$seed"
+
+# --- 4. module unload and reload ---------------------------------------------
+ip netns del ns1
+ip netns del ns2
+t_check "namespaces deleted, links gone" wait_for 30 no_devices
+if sroce_builtin; then
+	log "sroce is built in: no module unload cycles"
+else
+	n=0
+	for i in $(seq 1 10); do
+		modprobe -r rdma_sroce && modprobe rdma_sroce && make_links && gids &&
+			timeout 60 "$prog" "${devs[@]}" -n 3 -S "$((seed + 20 + i))" >/dev/null &&
+			ip netns del ns1 && ip netns del ns2 && wait_for 30 no_devices &&
+			n=$((n + 1))
+	done
+	t_check "10 cycles of unload, reload, link, traffic, namespace removal ($n done)" \
+		test "$n" = 10
+	t_check "module unloads at the end" modprobe -r rdma_sroce
+fi
+rm -f "$prog"
+t_done
