@@ -819,6 +819,154 @@ static void sroce_frame_build_in_place(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, buf, v->data, v->len);
 }
 
+/* The GRH of a RoCEv1 frame, field by field (roce-spec 1.2), and back. */
+static void sroce_frame_v1_grh_layout(struct kunit *test)
+{
+	static const struct {
+		u8 tclass;
+		u32 flow;
+		u8 hops;
+	} cases[] = {
+		{ 0x00, 0x00000, 0 },
+		{ 0xff, 0xfffff, 0xff },
+		{ 0xa5, 0x5a5a5, 1 },
+		{ 0x5a, 0xa5a5a, 0x80 },
+		{ 0x5b, 0xabcde, 17 },
+	};
+	static const unsigned int sizes[] = { 0, 3, 256 };
+	const enum sroce_net_type t = SROCE_NET_ROCE_V1;
+	const struct sroce_opcode_info *info = sroce_opcode_info(SROCE_OP_UD_SEND_ONLY);
+	u8 tp[SROCE_MAX_TP_HDR_LEN];
+	struct sroce_net_params np;
+	struct sroce_pkt pkt;
+	unsigned int i, j;
+	u8 *buf;
+
+	buf = kunit_kmalloc(test, 512, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		for (j = 0; j < ARRAY_SIZE(sizes); j++) {
+			unsigned int plen = sizes[j];
+			unsigned int want = SROCE_GRH_LEN + SROCE_BTH_LEN + SROCE_DETH_LEN +
+					    plen + sroce_padcnt(plen) + SROCE_ICRC_LEN;
+			int len;
+
+			sroce_ft_params(t, &np);
+			np.tclass = cases[i].tclass;
+			np.flow_label = cases[i].flow;
+			np.hop_limit = cases[i].hops;
+			sroce_ft_tp_hdr(tp, SROCE_OP_UD_SEND_ONLY, plen);
+			memset(buf, SROCE_FT_TAIL, 512);
+			len = sroce_frame_build(buf, 512, &np, tp, NULL, plen);
+			KUNIT_ASSERT_EQ(test, len, (int)want);
+			KUNIT_EXPECT_EQ(test, sroce_frame_len(t, info, plen), want);
+
+			/* IPVer 6 | TClass | FlowLabel, big-endian */
+			KUNIT_EXPECT_EQ_MSG(test, buf[0], 0x60 | cases[i].tclass >> 4,
+					    "case %u", i);
+			KUNIT_EXPECT_EQ_MSG(test, buf[1],
+					    (cases[i].tclass & 0x0f) << 4 | cases[i].flow >> 16,
+					    "case %u", i);
+			KUNIT_EXPECT_EQ_MSG(test, buf[2], (cases[i].flow >> 8) & 0xff,
+					    "case %u", i);
+			KUNIT_EXPECT_EQ_MSG(test, buf[3], cases[i].flow & 0xff, "case %u", i);
+			/* PayLen: everything after the GRH, ICRC included */
+			KUNIT_EXPECT_EQ(test, get_unaligned_be16(buf + 4), want - SROCE_GRH_LEN);
+			KUNIT_EXPECT_EQ(test, buf[6], 0x1b);
+			KUNIT_EXPECT_EQ(test, buf[7], cases[i].hops);
+			KUNIT_EXPECT_MEMEQ(test, buf + 8, &np.saddr, 16);
+			KUNIT_EXPECT_MEMEQ(test, buf + 24, &np.daddr, 16);
+			/* the BTH right behind it, no UDP header */
+			KUNIT_EXPECT_EQ(test, buf[40], SROCE_OP_UD_SEND_ONLY);
+			KUNIT_EXPECT_EQ(test, get_unaligned_be16(buf + 42), SROCE_FT_PKEY);
+			KUNIT_EXPECT_EQ(test, buf[want], SROCE_FT_TAIL);
+
+			KUNIT_ASSERT_EQ(test, sroce_pkt_parse(buf, want, t, &pkt), 0);
+			KUNIT_EXPECT_EQ(test, pkt.tclass, cases[i].tclass);
+			KUNIT_EXPECT_EQ(test, pkt.flow_label, cases[i].flow);
+			KUNIT_EXPECT_EQ(test, pkt.hop_limit, cases[i].hops);
+			KUNIT_EXPECT_EQ(test, pkt.len, want);
+			KUNIT_EXPECT_EQ(test, pkt.bth_off, SROCE_GRH_LEN);
+			KUNIT_EXPECT_EQ(test, pkt.payload_len, plen);
+			KUNIT_EXPECT_EQ(test, pkt.sport, 0);
+			KUNIT_EXPECT_TRUE(test, sroce_pkt_icrc_ok(buf, &pkt));
+		}
+	}
+
+	/* a flow label wider than 20 bits loses its top, not the TClass */
+	sroce_ft_params(t, &np);
+	np.tclass = 0x00;
+	np.flow_label = 0xfff00001;
+	sroce_ft_tp_hdr(tp, SROCE_OP_RC_SEND_ONLY, 0);
+	KUNIT_ASSERT_GT(test, sroce_frame_build(buf, 512, &np, tp, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(buf), 0x60000001);
+}
+
+/* RoCEv1 is Ethertype 0x8915 (ETH_P_IBOE), RoCEv2 the IP Ethertypes. */
+static void sroce_frame_ethertype(struct kunit *test)
+{
+	static const u16 others[] = { 0, ETH_P_8021Q, ETH_P_ARP, 0x8914, 0x8916, 0x9115 };
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, SROCE_ETH_P_ROCE_V1, 0x8915);
+	KUNIT_EXPECT_EQ(test, SROCE_ETH_P_ROCE_V1, ETH_P_IBOE);
+	KUNIT_EXPECT_EQ(test, sroce_net_ethertype(SROCE_NET_ROCE_V1), 0x8915);
+	KUNIT_EXPECT_EQ(test, sroce_net_ethertype(SROCE_NET_ROCE_V2_IPV4), 0x0800);
+	KUNIT_EXPECT_EQ(test, sroce_net_ethertype(SROCE_NET_ROCE_V2_IPV6), 0x86dd);
+	KUNIT_EXPECT_EQ(test, sroce_net_ethertype(0), 0);
+	KUNIT_EXPECT_EQ(test, sroce_net_ethertype(4), 0);
+	for (i = 0; i < ARRAY_SIZE(sroce_ft_types); i++) {
+		enum sroce_net_type t = sroce_ft_types[i];
+
+		KUNIT_EXPECT_EQ(test, sroce_net_type_of_ethertype(sroce_net_ethertype(t)), t);
+	}
+	for (i = 0; i < ARRAY_SIZE(others); i++)
+		KUNIT_EXPECT_EQ_MSG(test, sroce_net_type_of_ethertype(others[i]), 0,
+				    "ethertype 0x%04x", others[i]);
+}
+
+/* Every GRH version but 6 and every next header but 0x1b; short PayLens. */
+static void sroce_frame_v1_grh_checks(struct kunit *test)
+{
+	const enum sroce_net_type t = SROCE_NET_ROCE_V1;
+	struct sroce_pkt pkt;
+	unsigned int len, v;
+	u8 *p;
+
+	/* 40 GRH + 12 BTH + 8 payload + 4 ICRC */
+	p = sroce_ft_build(test, t, SROCE_OP_RC_SEND_ONLY, 8, 0, &len);
+	KUNIT_ASSERT_EQ(test, len, 64);
+
+	for (v = 0; v < 16; v++)
+		sroce_ft_expect(test, p, len, t, 0, v << 4 | (p[0] & 0x0f),
+				v == 6 ? 0 : -SROCE_RX_ERR_IP_VERSION);
+	for (v = 0; v < 256; v++)
+		sroce_ft_expect(test, p, len, t, 6, v,
+				v == 0x1b ? 0 : -SROCE_RX_ERR_GRH_NXTHDR);
+	/* a bad version is reported before a bad next header */
+	p[6] = 17;
+	sroce_ft_expect(test, p, len, t, 0, 0x40, -SROCE_RX_ERR_IP_VERSION);
+	p[6] = SROCE_GRH_NXTHDR_IBA;
+
+	/* PayLen of just BTH + ICRC: an empty SEND_ONLY to the parser */
+	put_unaligned_be16(SROCE_BTH_LEN + SROCE_ICRC_LEN, p + 4);
+	KUNIT_ASSERT_EQ(test, sroce_pkt_parse(p, len, t, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.payload_len, 0);
+	KUNIT_EXPECT_FALSE(test, sroce_pkt_icrc_ok(p, &pkt));
+
+	/* a word short: well formed, the rest taken for Ethernet padding */
+	put_unaligned_be16(len - 40 - 4, p + 4);
+	KUNIT_ASSERT_EQ(test, sroce_pkt_parse(p, len, t, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.len, len - 4);
+	KUNIT_EXPECT_EQ(test, pkt.payload_len, 4);
+	KUNIT_EXPECT_EQ(test, pkt.icrc_off, len - 8);
+	/* but the ICRC then covers the wrong bytes */
+	KUNIT_EXPECT_FALSE(test, sroce_pkt_icrc_ok(p, &pkt));
+	put_unaligned_be16(len - 40, p + 4);
+	KUNIT_ASSERT_EQ(test, sroce_pkt_parse(p, len, t, &pkt), 0);
+	KUNIT_EXPECT_TRUE(test, sroce_pkt_icrc_ok(p, &pkt));
+}
+
 static struct kunit_case sroce_frame_test_cases[] = {
 	KUNIT_CASE(sroce_frame_roundtrip_v1),
 	KUNIT_CASE(sroce_frame_roundtrip_ipv4),
@@ -840,6 +988,9 @@ static struct kunit_case sroce_frame_test_cases[] = {
 	KUNIT_CASE(sroce_frame_congestion),
 	KUNIT_CASE(sroce_frame_build_errors),
 	KUNIT_CASE(sroce_frame_build_in_place),
+	KUNIT_CASE(sroce_frame_v1_grh_layout),
+	KUNIT_CASE(sroce_frame_ethertype),
+	KUNIT_CASE(sroce_frame_v1_grh_checks),
 	{}
 };
 

@@ -375,3 +375,15 @@ bool sroce_pkt_icrc_ok(const void *nh, const struct sroce_pkt *pkt)
 	return sroce_icrc_compute(pkt->type, p, pkt->icrc_off) ==
 	       sroce_icrc_get(p + pkt->icrc_off);
 }
+
+void sroce_pkt_ud_grh(const void *nh, const struct sroce_pkt *pkt, void *grh)
+{
+	u8 *g = grh;
+
+	if (pkt->type == SROCE_NET_ROCE_V2_IPV4) {
+		memset(g, 0, SROCE_GRH_LEN - SROCE_IPV4_LEN);
+		memcpy(g + SROCE_GRH_LEN - SROCE_IPV4_LEN, nh, SROCE_IPV4_LEN);
+	} else {
+		memcpy(g, nh, SROCE_GRH_LEN);
+	}
+}

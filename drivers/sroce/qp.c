@@ -55,7 +55,6 @@ static_assert(offsetof(struct rxe_sge, length) ==
 static_assert(offsetof(struct rxe_sge, lkey) == offsetof(struct ib_sge, lkey));
 
 #define SROCE_PSN_MASK		0xffffffU
-#define SROCE_QPN_MASK		0xffffffU
 #define SROCE_SEND_FLAGS	(IB_SEND_FENCE | IB_SEND_SIGNALED | \
 				 IB_SEND_SOLICITED | IB_SEND_INLINE)
 #define SROCE_QP_ACCESS		(IB_ACCESS_LOCAL_WRITE | \
@@ -113,9 +112,7 @@ static void sroce_qp_event(struct sroce_qp *qp, enum ib_event_type type)
 /* The port's MTU as RoCE sees it: what UD messages must fit in */
 static enum ib_mtu sroce_port_mtu(struct sroce_dev *sdev)
 {
-	enum ib_mtu mtu = iboe_get_mtu(READ_ONCE(sdev->ndev->mtu));
-
-	return mtu ? mtu : IB_MTU_256;
+	return sroce_ud_mtu(READ_ONCE(sdev->ndev->mtu));
 }
 
 /* ---- QPN table ----------------------------------------------------------- */

@@ -534,14 +534,6 @@ static void req_plan(const struct sroce_qp *qp, const struct sroce_swqe *wqe,
 	p->ackreq = req_want_ackreq(qp, p);
 }
 
-static u32 req_ud_qkey(const struct sroce_qp *qp, const struct sroce_swqe *wqe)
-{
-	/* a Q_Key with the high bit set means "the QP's own" */
-	if (!(wqe->wr.ud.remote_qkey & BIT(31)))
-		return wqe->wr.ud.remote_qkey;
-	return qp->type == IB_QPT_GSI ? SROCE_GSI_QKEY : qp->attr.qkey;
-}
-
 /* Extended headers after the BTH, as the opcode's table entry places them */
 static void req_fill_ext_headers(const struct sroce_qp *qp,
 				 const struct sroce_swqe *wqe,
@@ -552,7 +544,9 @@ static void req_fill_ext_headers(const struct sroce_qp *qp,
 
 	off = sroce_opcode_hdr_off(info, SROCE_HDR_DETH);
 	if (off)
-		sroce_deth_put(bth + off, req_ud_qkey(qp, wqe), qp->ibqp.qp_num);
+		sroce_deth_put(bth + off,
+			       sroce_ud_send_qkey(qp, wqe->wr.ud.remote_qkey),
+			       qp->ibqp.qp_num);
 
 	off = sroce_opcode_hdr_off(info, SROCE_HDR_RETH);
 	if (off)

@@ -43,6 +43,8 @@
 #define RESP_GSI_MAX_PAYLOAD	IB_MGMT_MAD_SIZE
 
 static_assert(sizeof(union rdma_network_hdr) == SROCE_GRH_LEN);
+static_assert(offsetof(union rdma_network_hdr, roce4grh) ==
+	      SROCE_GRH_LEN - SROCE_IPV4_LEN);
 
 /* What became of a request packet */
 enum resp_verdict {
@@ -1241,34 +1243,6 @@ static void resp_uc_rcv(struct resp_ctx *c)
 
 /* --- UD and GSI ---------------------------------------------------------- */
 
-static u8 resp_net_hdr_type(enum sroce_net_type t)
-{
-	switch (t) {
-	case SROCE_NET_ROCE_V2_IPV4:
-		return RDMA_NETWORK_IPV4;
-	case SROCE_NET_ROCE_V2_IPV6:
-		return RDMA_NETWORK_IPV6;
-	default:
-		return RDMA_NETWORK_ROCE_V1;
-	}
-}
-
-/*
- * The 40 bytes ahead of a UD payload, laid out as ib_core reads them
- * (ib_get_gids_from_rdma_hdr): the GRH for RoCEv1, the IPv6 header (same
- * layout) for RoCEv2/IPv6, and for RoCEv2/IPv4 the IPv4 header in the
- * last 20 bytes.
- */
-static void resp_ud_grh(const struct resp_ctx *c, union rdma_network_hdr *h)
-{
-	if (c->pkt->type == SROCE_NET_ROCE_V2_IPV4) {
-		memset(h->reserved, 0, sizeof(h->reserved));
-		memcpy(&h->roce4grh, c->nh, sizeof(h->roce4grh));
-	} else {
-		memcpy(&h->ibgrh, c->nh, sizeof(h->ibgrh));
-	}
-}
-
 static void resp_ud_complete(struct resp_ctx *c, const void *deth)
 {
 	struct net_device *ndev = c->qp->sdev->ndev;
@@ -1278,7 +1252,7 @@ static void resp_ud_complete(struct resp_ctx *c, const void *deth)
 			  RESP_UD_GRH_LEN + c->pkt->payload_len);
 	wc->src_qp = sroce_deth_sqpn(deth);
 	wc->wc_flags |= IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
-	wc->network_hdr_type = resp_net_hdr_type(c->pkt->type);
+	wc->network_hdr_type = sroce_rdma_net_type(c->pkt->type);
 	/* ib_core matches the GID of the VLAN the packet came in on */
 	if (ndev && is_vlan_dev(ndev)) {
 		wc->wc_flags |= IB_WC_WITH_VLAN;
@@ -1307,7 +1281,7 @@ static void resp_ud_locked(struct resp_ctx *c, const void *deth)
 		resp_wc_start(c, IB_WC_LOC_LEN_ERR);
 		return;
 	}
-	resp_ud_grh(c, &grh);
+	sroce_pkt_ud_grh(c->nh, c->pkt, &grh);
 	err = resp_place(qp, &grh, RESP_UD_GRH_LEN);
 	if (!err)
 		err = resp_place(qp, sroce_pkt_payload(c->nh, c->pkt),
@@ -1326,9 +1300,8 @@ static void resp_ud_rcv(struct resp_ctx *c)
 	struct sroce_qp *qp = c->qp;
 	const void *deth = sroce_pkt_hdr(c->nh, c->pkt, SROCE_HDR_DETH);
 	bool gsi = qp->type == IB_QPT_GSI;
-	u32 qkey = gsi ? SROCE_GSI_QKEY : READ_ONCE(qp->attr.qkey);
 
-	if (!deth || sroce_deth_qkey(deth) != qkey) {
+	if (!deth || sroce_deth_qkey(deth) != sroce_qp_qkey(qp)) {
 		sroce_stats_inc(qp->sdev, SROCE_CNT_RX_BAD_QKEY);
 		return;
 	}

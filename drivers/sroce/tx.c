@@ -117,21 +117,11 @@ enum sroce_tx_ctx {
 static int sroce_tx_net_type(u8 network_type, enum sroce_net_type *t,
 			     __be16 *proto)
 {
-	switch (network_type) {
-	case RDMA_NETWORK_ROCE_V1:
-		*t = SROCE_NET_ROCE_V1;
-		*proto = htons(SROCE_ETH_P_ROCE_V1);
-		return 0;
-	case RDMA_NETWORK_IPV4:
-		*t = SROCE_NET_ROCE_V2_IPV4;
-		*proto = htons(ETH_P_IP);
-		return 0;
-	case RDMA_NETWORK_IPV6:
-		*t = SROCE_NET_ROCE_V2_IPV6;
-		*proto = htons(ETH_P_IPV6);
-		return 0;
-	}
-	return -EINVAL;
+	*t = sroce_av_net_type(network_type);
+	if (!*t)
+		return -EINVAL;
+	*proto = htons(sroce_net_ethertype(*t));
+	return 0;
 }
 
 /*
@@ -270,18 +260,8 @@ struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
 
 static int sroce_tx_skb_type(const struct sk_buff *skb, enum sroce_net_type *t)
 {
-	switch (ntohs(skb->protocol)) {
-	case SROCE_ETH_P_ROCE_V1:
-		*t = SROCE_NET_ROCE_V1;
-		return 0;
-	case ETH_P_IP:
-		*t = SROCE_NET_ROCE_V2_IPV4;
-		return 0;
-	case ETH_P_IPV6:
-		*t = SROCE_NET_ROCE_V2_IPV6;
-		return 0;
-	}
-	return -EINVAL;
+	*t = sroce_net_type_of_ethertype(ntohs(skb->protocol));
+	return *t ? 0 : -EINVAL;
 }
 
 /*

@@ -142,6 +142,14 @@ int sroce_pkt_parse(const void *nh, unsigned int len, enum sroce_net_type t,
 /* For a packet sroce_pkt_parse() accepted; needs all pkt->len bytes at @nh. */
 bool sroce_pkt_icrc_ok(const void *nh, const struct sroce_pkt *pkt);
 
+/*
+ * The 40 bytes a UD receive places ahead of the payload (struct ib_grh,
+ * union rdma_network_hdr), as ib_core and rdma-core read them: the GRH
+ * for RoCEv1, the IPv6 header for RoCEv2/IPv6, and for RoCEv2/IPv4 20
+ * zero bytes, then the first 20 bytes of the IPv4 header.
+ */
+void sroce_pkt_ud_grh(const void *nh, const struct sroce_pkt *pkt, void *grh);
+
 static inline const void *sroce_pkt_bth(const void *nh, const struct sroce_pkt *pkt)
 {
 	return (const u8 *)nh + pkt->bth_off;

@@ -7,6 +7,7 @@
 #ifndef SROCE_NETHDR_H
 #define SROCE_NETHDR_H
 
+#include <linux/if_ether.h>
 #include <linux/types.h>
 
 enum sroce_net_type {
@@ -35,6 +36,34 @@ static inline bool sroce_net_type_valid(enum sroce_net_type t)
 {
 	return t == SROCE_NET_ROCE_V1 || t == SROCE_NET_ROCE_V2_IPV4 ||
 	       t == SROCE_NET_ROCE_V2_IPV6;
+}
+
+/* The Ethernet type of frames of @t; 0 for a bad @t. */
+static inline u16 sroce_net_ethertype(enum sroce_net_type t)
+{
+	switch (t) {
+	case SROCE_NET_ROCE_V1:
+		return SROCE_ETH_P_ROCE_V1;
+	case SROCE_NET_ROCE_V2_IPV4:
+		return ETH_P_IP;
+	case SROCE_NET_ROCE_V2_IPV6:
+		return ETH_P_IPV6;
+	}
+	return 0;
+}
+
+/* The encapsulation an Ethernet type announces, or 0 if none of ours. */
+static inline enum sroce_net_type sroce_net_type_of_ethertype(u16 ethertype)
+{
+	switch (ethertype) {
+	case SROCE_ETH_P_ROCE_V1:
+		return SROCE_NET_ROCE_V1;
+	case ETH_P_IP:
+		return SROCE_NET_ROCE_V2_IPV4;
+	case ETH_P_IPV6:
+		return SROCE_NET_ROCE_V2_IPV6;
+	}
+	return 0;
 }
 
 /* Bytes from the network header to the BTH in frames sroce builds. */

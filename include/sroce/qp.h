@@ -44,9 +44,11 @@
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
+#include <rdma/ib_addr.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_user_rxe.h>
 
+#include <sroce/hdr.h>
 #include <sroce/queue.h>
 #include <sroce/verbs.h>
 
@@ -511,6 +513,30 @@ static inline bool sroce_qp_is_rc(const struct sroce_qp *qp)
 static inline bool sroce_qp_is_ud(const struct sroce_qp *qp)
 {
 	return qp->type == IB_QPT_UD || qp->type == IB_QPT_GSI;
+}
+
+/* The Q_Key a UD QP accepts, and sends with when a WR asks for its own */
+static inline u32 sroce_qp_qkey(const struct sroce_qp *qp)
+{
+	return qp->type == IB_QPT_GSI ? SROCE_GSI_QKEY : READ_ONCE(qp->attr.qkey);
+}
+
+/* The DETH Q_Key of a UD send: a WR Q_Key with the high bit set means the QP's */
+static inline u32 sroce_ud_send_qkey(const struct sroce_qp *qp, u32 wr_qkey)
+{
+	return wr_qkey & BIT(31) ? sroce_qp_qkey(qp) : wr_qkey;
+}
+
+/*
+ * The largest payload of a UD packet, its "path MTU": the largest IB MTU
+ * that fits a netdev MTU of @ndev_mtu bytes with the longest RoCE headers
+ * (iboe_get_mtu()), and at least 256.
+ */
+static inline enum ib_mtu sroce_ud_mtu(int ndev_mtu)
+{
+	enum ib_mtu mtu = iboe_get_mtu(ndev_mtu);
+
+	return mtu ? mtu : IB_MTU_256;
 }
 
 /* --- qp.c ---------------------------------------------------------------- */

@@ -13,6 +13,7 @@
 #include <linux/wait.h>
 #include <rdma/ib_verbs.h>
 
+#include <sroce/nethdr.h>
 #include <sroce/queue.h>
 
 struct sroce_ucontext {
@@ -59,6 +60,33 @@ struct sroce_av {
 	union ib_gid sgid;
 	union ib_gid dgid;
 };
+
+/* The encapsulation of an AV's network type; 0 for one sroce lacks (IB). */
+static inline enum sroce_net_type sroce_av_net_type(u8 network_type)
+{
+	switch (network_type) {
+	case RDMA_NETWORK_ROCE_V1:
+		return SROCE_NET_ROCE_V1;
+	case RDMA_NETWORK_IPV4:
+		return SROCE_NET_ROCE_V2_IPV4;
+	case RDMA_NETWORK_IPV6:
+		return SROCE_NET_ROCE_V2_IPV6;
+	}
+	return 0;
+}
+
+/* The network_hdr_type a receive completion reports for a packet of @t. */
+static inline enum rdma_network_type sroce_rdma_net_type(enum sroce_net_type t)
+{
+	switch (t) {
+	case SROCE_NET_ROCE_V2_IPV4:
+		return RDMA_NETWORK_IPV4;
+	case SROCE_NET_ROCE_V2_IPV6:
+		return RDMA_NETWORK_IPV6;
+	default:
+		return RDMA_NETWORK_ROCE_V1;
+	}
+}
 
 /**
  * struct sroce_ah - an address handle
