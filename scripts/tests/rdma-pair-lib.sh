@@ -71,21 +71,9 @@ v6_gid() {
 	(IFS=:; echo "${out[*]}")
 }
 
-# pair_gid_index DEV GID TYPE: like gid_index, without two forks per
-# table entry (a table of 1024 costs half a minute that way under TCG).
+# pair_gid_index DEV GID TYPE: gid_index, by its older name
 pair_gid_index() {
-	local dev=$1 gid=$2 type=$3 f g t
-	for f in /sys/class/infiniband/"$dev"/ports/1/gids/*; do
-		read -r g 2>/dev/null <"$f" || continue
-		[ "$g" = "$gid" ] || continue
-		read -r t 2>/dev/null <"/sys/class/infiniband/$dev/ports/1/gid_attrs/types/${f##*/}" ||
-			continue
-		if [ "$t" = "$type" ]; then
-			echo "${f##*/}"
-			return 0
-		fi
-	done
-	return 1
+	gid_index "$@"
 }
 
 _tcp_listening() {

@@ -17,13 +17,13 @@
 #    a kernel with sroce built in).
 # The rig fails the run on any splat, and scans kmemleak at the end.
 #
-# SROCE_TEARDOWN_CYCLES   cycles of step 1 (default 300)
+# SROCE_TEARDOWN_CYCLES   cycles of step 1 (default 1000)
 # SROCE_TEARDOWN_SEED     its seed (default: from the clock, printed)
 set -u
 # shellcheck source=scripts/tests/sroce-lib.sh
 . "$SROCE_REPO/scripts/tests/sroce-lib.sh"
 
-cycles=${SROCE_TEARDOWN_CYCLES:-300}
+cycles=${SROCE_TEARDOWN_CYCLES:-1000}
 seed=${SROCE_TEARDOWN_SEED:-$(date +%s)}
 prog=/tmp/teardown_stress
 sroce_load
@@ -69,7 +69,7 @@ gids || fail "no RoCE v2 GIDs on the links"
 t_check "$cycles cycles of RC traffic torn down mid-flight (seed $seed)" \
 	timeout -k 5 600 "$prog" "${devs[@]}" -n "$cycles" -S "$seed"
 log "teardown_stress: $((SECONDS - t0)) s"
-t_check "the devices carried the bursts (retransmits, unknown-QP drops seen)" \
+t_check "sroce2 received the bursts (over 4 packets a cycle)" \
 	bash -c "[ \$(counter sroce2 rx_packets) -gt $((cycles * 4)) ]"
 
 # --- 2. rdma link delete under traffic ---------------------------------------
@@ -119,10 +119,18 @@ if sroce_builtin; then
 else
 	n=0
 	for i in $(seq 1 10); do
-		modprobe -r rdma_sroce && modprobe rdma_sroce && make_links && gids &&
-			timeout 60 "$prog" "${devs[@]}" -n 3 -S "$((seed + 20 + i))" >/dev/null &&
-			ip netns del ns1 && ip netns del ns2 && wait_for 30 no_devices &&
-			n=$((n + 1))
+		timeout 60 modprobe -r rdma_sroce || { log "unload cycle $i: unload failed"; break; }
+		timeout 60 modprobe rdma_sroce || { log "unload cycle $i: load failed"; break; }
+		if ! make_links || ! gids; then
+			log "unload cycle $i: the links did not come back"
+			break
+		fi
+		timeout 60 "$prog" "${devs[@]}" -n 3 -S "$((seed + 20 + i))" >/dev/null ||
+			{ log "unload cycle $i: traffic failed"; break; }
+		ip netns del ns1
+		ip netns del ns2
+		wait_for 30 no_devices || { log "unload cycle $i: devices left"; break; }
+		n=$((n + 1))
 	done
 	t_check "10 cycles of unload, reload, link, traffic, namespace removal ($n done)" \
 		test "$n" = 10
