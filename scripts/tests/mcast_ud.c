@@ -39,7 +39,7 @@ struct ctx {
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct ibv_mr *mr;
-	uint8_t *buf;
+	unsigned char *buf;
 	struct ibv_qp *qp[MAX_QPS];
 	int nqps;
 	int count;
@@ -120,17 +120,17 @@ static struct ibv_qp *ud_qp(struct ctx *c, int depth)
 	return qp;
 }
 
-static uint8_t *slot(struct ctx *c, int q, int i)
+static unsigned char *slot(struct ctx *c, int q, int i)
 {
 	return c->buf + ((size_t)q * c->count + i) * (GRH_LEN + PAYLOAD);
 }
 
-static void fill(uint8_t *p, int seq)
+static void fill(unsigned char *p, int seq)
 {
 	int i;
 
 	for (i = 0; i < PAYLOAD; i++)
-		p[i] = (uint8_t)(seq * 7 + i);
+		p[i] = (unsigned char)(seq * 7 + i);
 }
 
 static struct ibv_wc poll_one(struct ctx *c, time_t deadline)
@@ -150,7 +150,7 @@ static struct ibv_wc poll_one(struct ctx *c, time_t deadline)
 }
 
 /* The destination address in the receive buffer's 40-byte GRH area */
-static bool grh_to_group(const struct ctx *c, const uint8_t *grh)
+static bool grh_to_group(const struct ctx *c, const unsigned char *grh)
 {
 	/* RoCEv2/IPv4: the IPv4 header fills the last 20 bytes */
 	if (c->mgid_v4)
@@ -189,7 +189,7 @@ static int receive(struct ctx *c, int secs)
 
 	for (total = 0; total < c->nqps * c->count; total++) {
 		struct ibv_wc wc = poll_one(c, deadline);
-		uint8_t want[PAYLOAD], *p;
+		unsigned char want[PAYLOAD], *p;
 
 		q = wc.wr_id >> 32;
 		i = wc.wr_id & 0xffffffff;
@@ -265,20 +265,36 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "d:g:m:rsq:n:t:")) != -1) {
 		switch (opt) {
-		case 'd': dev = optarg; break;
-		case 'g': c.gidx = atoi(optarg); break;
-		case 'm': group = optarg; break;
+		case 'd':
+			dev = optarg;
+			break;
+		case 'g':
+			c.gidx = atoi(optarg);
+			break;
+		case 'm':
+			group = optarg;
+			break;
 		case 'r':
-		case 's': mode = opt; break;
-		case 'q': c.nqps = atoi(optarg); break;
-		case 'n': c.count = atoi(optarg); break;
-		case 't': secs = atoi(optarg); break;
-		default: die("bad option");
+		case 's':
+			mode = opt;
+			break;
+		case 'q':
+			c.nqps = atoi(optarg);
+			break;
+		case 'n':
+			c.count = atoi(optarg);
+			break;
+		case 't':
+			secs = atoi(optarg);
+			break;
+		default:
+			die("bad option");
 		}
 	}
 	if (!dev || !group || !mode || c.nqps < 1 || c.nqps > MAX_QPS ||
 	    c.count < 1 || c.count > MAX_COUNT)
-		die("usage: mcast_ud -d DEV -g GIDX -m GROUP (-r [-q QPS] | -s) [-n COUNT] [-t SECS]");
+		die("usage: mcast_ud -d DEV -g GIDX -m GROUP (-r [-q QPS] | -s)"
+		    " [-n COUNT] [-t SECS]");
 	parse_group(group, &c);
 
 	c.dev = open_dev(dev);

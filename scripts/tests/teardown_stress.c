@@ -42,7 +42,7 @@ struct side {
 	struct ibv_cq *cq;
 	struct ibv_mr *mr;
 	struct ibv_qp *qp;
-	uint8_t *buf;
+	unsigned char *buf;
 };
 
 static bool continuous;
@@ -81,7 +81,7 @@ static struct ibv_context *open_dev(const char *name)
 	return dev;
 }
 
-static void create(struct side *s)
+static void create_objects(struct side *s)
 {
 	struct ibv_qp_init_attr init = {
 		.cap = { .max_send_wr = DEPTH, .max_recv_wr = DEPTH,
@@ -222,10 +222,18 @@ static void teardown(struct side *s)
 			if (!o)
 				continue;
 			switch (k / 2) {
-			case 0: err = ibv_destroy_qp(o); break;
-			case 1: err = ibv_dereg_mr(o); break;
-			case 2: err = ibv_destroy_cq(o); break;
-			default: err = ibv_dealloc_pd(o); break;
+			case 0:
+				err = ibv_destroy_qp(o);
+				break;
+			case 1:
+				err = ibv_dereg_mr(o);
+				break;
+			case 2:
+				err = ibv_destroy_cq(o);
+				break;
+			default:
+				err = ibv_dealloc_pd(o);
+				break;
 			}
 			if (err == EBUSY)
 				continue;	/* still used: after the rest */
@@ -249,18 +257,34 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "a:A:b:B:n:S:c")) != -1) {
 		switch (opt) {
-		case 'a': name[0] = optarg; break;
-		case 'A': s[0].gidx = atoi(optarg); break;
-		case 'b': name[1] = optarg; break;
-		case 'B': s[1].gidx = atoi(optarg); break;
-		case 'n': cycles = strtoul(optarg, NULL, 0); break;
-		case 'S': seed = strtoul(optarg, NULL, 0); break;
-		case 'c': continuous = true; break;
-		default: stop("bad option");
+		case 'a':
+			name[0] = optarg;
+			break;
+		case 'A':
+			s[0].gidx = atoi(optarg);
+			break;
+		case 'b':
+			name[1] = optarg;
+			break;
+		case 'B':
+			s[1].gidx = atoi(optarg);
+			break;
+		case 'n':
+			cycles = strtoul(optarg, NULL, 0);
+			break;
+		case 'S':
+			seed = strtoul(optarg, NULL, 0);
+			break;
+		case 'c':
+			continuous = true;
+			break;
+		default:
+			stop("bad option");
 		}
 	}
 	if (!name[0] || !name[1])
-		stop("usage: teardown_stress -a DEV -A GIDX -b DEV -B GIDX [-n CYCLES] [-S SEED] [-c]");
+		stop("usage: teardown_stress -a DEV -A GIDX -b DEV -B GIDX"
+		     " [-n CYCLES] [-S SEED] [-c]");
 	srand(seed);
 	printf("seed %u\n", seed);
 	fflush(stdout);
@@ -275,8 +299,8 @@ int main(int argc, char **argv)
 	}
 
 	for (cycles_done = 0; continuous || cycles_done < cycles; cycles_done++) {
-		create(&s[0]);
-		create(&s[1]);
+		create_objects(&s[0]);
+		create_objects(&s[1]);
 		connect_to(&s[0], &s[1]);
 		connect_to(&s[1], &s[0]);
 		burst(&s[0], &s[1]);
