@@ -293,8 +293,7 @@ int main(int argc, char **argv)
 	}
 	if (!dev || !group || !mode || c.nqps < 1 || c.nqps > MAX_QPS ||
 	    c.count < 1 || c.count > MAX_COUNT)
-		die("usage: mcast_ud -d DEV -g GIDX -m GROUP (-r [-q QPS] | -s)"
-		    " [-n COUNT] [-t SECS]");
+		die("bad arguments; usage at the top of mcast_ud.c");
 	parse_group(group, &c);
 
 	c.dev = open_dev(dev);

@@ -283,8 +283,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!name[0] || !name[1])
-		stop("usage: teardown_stress -a DEV -A GIDX -b DEV -B GIDX"
-		     " [-n CYCLES] [-S SEED] [-c]");
+		stop("bad arguments; usage at the top of teardown_stress.c");
 	srand(seed);
 	printf("seed %u\n", seed);
 	fflush(stdout);
