@@ -35,6 +35,12 @@
 /* rnr_retry 7 means retry for ever; retry_cnt 7 is seven retries (IBTA) */
 #define SROCE_RNR_RETRY_INFINITE	7
 
+/*
+ * The IBTA lets a local ACK timeout of T expire anywhere between T and 4T:
+ * consecutive timeouts without progress double it, up to 4T.
+ */
+#define SROCE_COMP_MAX_BACKOFF		2
+
 /* What handling a packet or a timer leaves for after sq_lock */
 struct comp_ctx {
 	bool progress;		/* comp.psn moved forward */
@@ -109,14 +115,18 @@ static struct sroce_swqe *comp_find(struct sroce_qp *qp, u32 psn)
 
 /* ---- timers ------------------------------------------------------------- */
 
-/* Local ACK timeout: 4.096 us * 2^timeout, 0 for none (IBTA) */
+/*
+ * Local ACK timeout: 4.096 us * 2^timeout, 0 for none (IBTA), times the
+ * back-off after timeouts without progress.
+ */
 static unsigned long comp_timeout_jiffies(const struct sroce_qp *qp)
 {
 	u8 timeout = min_t(u8, qp->attr.timeout, 31);
 
 	if (!timeout)
 		return 0;
-	return max(nsecs_to_jiffies(4096ULL << timeout), 1UL);
+	return max(nsecs_to_jiffies((4096ULL << timeout) << qp->comp.backoff),
+		   1UL);
 }
 
 static void comp_arm_timer(struct sroce_qp *qp)
@@ -140,6 +150,8 @@ static void comp_advance(struct sroce_qp *qp, u32 psn, struct comp_ctx *ctx)
 	comp->retry_cnt = qp->attr.retry_cnt;
 	comp->rnr_retry = qp->attr.rnr_retry;
 	comp->seq_retried = false;
+	comp->probe = false;
+	comp->backoff = 0;
 	ctx->progress = true;
 }
 
@@ -212,6 +224,31 @@ static void comp_resend(struct sroce_qp *qp, struct comp_ctx *ctx)
 }
 
 /*
+ * A local ACK timeout: resend from comp.psn, but only its packet, asking
+ * for an ACK, and wait longer for it (up to the 4T the IBTA allows).
+ *
+ * A timeout does not tell a lost packet from a slow peer.  Resending the
+ * whole window at each one, as plain go-back-N does, is what a slow peer
+ * cannot survive: it must work through every duplicate, in order, before
+ * it reaches a new packet whose ACK would show progress, and every
+ * further timeout queues another window of duplicates ahead of that one.
+ * On an emulated guest with KASAN, a 1 MiB WRITE ran out of retries that
+ * way with no packet lost.  The probe costs the peer one packet; its ACK,
+ * or any progress, ends probing and the rest of the window goes out again
+ * (a sequence NAK, which proves the peer waits at a PSN, resends the
+ * whole window at once, as before).
+ */
+static void comp_timeout_resend(struct sroce_qp *qp, struct comp_ctx *ctx)
+{
+	struct sroce_comp *comp = &qp->comp;
+
+	if (comp->backoff < SROCE_COMP_MAX_BACKOFF)
+		comp->backoff++;
+	comp->probe = true;
+	comp_resend(qp, ctx);
+}
+
+/*
  * A sequence error (NAK) or a gap in the responses: resend, but only once
  * per gap.  The responder NAKs a gap once, yet stale NAKs and responses
  * queued behind the lost one keep arriving until the resend is through.
@@ -220,6 +257,7 @@ static void comp_seq_err(struct sroce_qp *qp, struct comp_ctx *ctx)
 {
 	if (qp->comp.seq_retried && qp->comp.seq_retry_psn == qp->comp.psn)
 		return;
+	qp->comp.probe = false;
 	comp_resend(qp, ctx);
 }
 
@@ -646,7 +684,7 @@ static void comp_retrans_expired(struct timer_list *t)
 		return;
 	}
 	sroce_stats_inc(qp->sdev, SROCE_CNT_ACK_TIMEOUTS);
-	comp_resend(qp, &ctx);
+	comp_timeout_resend(qp, &ctx);
 	comp_deliver_locked(qp, &ctx);
 	comp_finish(qp, &ctx);
 }
@@ -692,6 +730,8 @@ void sroce_comp_init(struct sroce_qp *qp)
 	comp->rnr_retry = qp->attr.rnr_retry;
 	comp->rnr_wait = false;
 	comp->seq_retried = false;
+	comp->probe = false;
+	comp->backoff = 0;
 }
 
 /**

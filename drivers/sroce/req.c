@@ -111,12 +111,17 @@ static void req_take(struct sroce_qp *qp, struct sroce_swqe *wqe)
 
 /*
  * Is there room in the RC window?  READs count with all their response
- * PSNs, so a large READ fills it by itself until its data is back.
+ * PSNs, so a large READ fills it by itself until its data is back.  After
+ * a local ACK timeout the window is the one packet at comp.psn until
+ * progress (comp_timeout_resend()).
  */
 static bool req_window_open(const struct sroce_qp *qp)
 {
-	return !sroce_qp_is_rc(qp) ||
-	       sroce_psn_diff(qp->req.psn, qp->comp.psn) <
+	if (!sroce_qp_is_rc(qp))
+		return true;
+	if (qp->comp.probe)
+		return qp->req.psn == qp->comp.psn;
+	return sroce_psn_diff(qp->req.psn, qp->comp.psn) <
 	       SROCE_MAX_UNACKED_PSNS;
 }
 
@@ -500,7 +505,7 @@ static bool req_want_ackreq(const struct sroce_qp *qp, const struct req_pkt *p)
 
 	if (!sroce_qp_is_rc(qp))
 		return false;
-	return p->last ||
+	return p->last || qp->comp.probe ||
 	       qp->req.pkts_since_ackreq + 1 >= SROCE_ACKREQ_INTERVAL ||
 	       sroce_psn_diff(next, qp->comp.psn) >= SROCE_MAX_UNACKED_PSNS;
 }
@@ -908,6 +913,8 @@ void sroce_req_set_psn(struct sroce_qp *qp, u32 psn)
 	qp->comp.retry_cnt = qp->attr.retry_cnt;
 	qp->comp.rnr_retry = qp->attr.rnr_retry;
 	qp->comp.seq_retried = false;
+	qp->comp.probe = false;
+	qp->comp.backoff = 0;
 }
 
 /*

@@ -303,6 +303,10 @@ struct sroce_req {
  * @seq_retried: a sequence error already rewound to @seq_retry_psn; more
  *	reports of the same gap are ignored until progress
  * @seq_retry_psn: see @seq_retried
+ * @probe: a local ACK timeout rewound the requester; until progress it
+ *	sends only the packet at @psn (comp.c, comp_timeout_resend())
+ * @backoff: the local ACK timeout is doubled this many times (0 to 2)
+ *	after timeouts without progress
  * @delivering: one context is posting send completions outside sq_lock;
  *	others leave theirs to it, which keeps the CQEs in SQ order
  */
@@ -315,6 +319,8 @@ struct sroce_comp {
 	bool rnr_wait;
 	bool seq_retried;
 	u32 seq_retry_psn;
+	bool probe;
+	u8 backoff;
 	bool delivering;
 };
 

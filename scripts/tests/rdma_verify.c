@@ -20,9 +20,22 @@
  *	rdma_verify [options]          server: wait for one client
  *	rdma_verify [options] HOST     client: connect to the server at HOST
  *
- * The client's -s, -n, -m and -P apply to both sides.  The exit status is 0
- * only if every case passed; no wait is unbounded (-t), so a dead peer
- * ends the run with a failure instead of a hang.
+ * The client's -s, -n, -m, -P, -R and -f apply to both sides.  The exit
+ * status is 0 only if every case passed; no wait is unbounded (-t), so a
+ * dead peer ends the run with a failure instead of a hang.
+ *
+ * Faults (-f) replace the cases with one scenario whose failure is the
+ * expected outcome, the client requesting:
+ *
+ *	peer-exit   the client streams WRITEs; once they flow, the server
+ *		    destroys its QP and exits.  The stream must end in
+ *		    IBV_WC_RETRY_EXC_ERR once the retry budget is spent.
+ *	blackhole   the same, but the server runs -C CMD instead (say, netem
+ *		    dropping every packet it sends) and stays.
+ *	rnr-exc     the server posts no receive; a SEND must end in
+ *		    IBV_WC_RNR_RETRY_EXC_ERR after -N RNR retries.
+ *
+ * In each, the QP must then be in the error state and flush what follows.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -80,6 +93,12 @@ struct options {
 	long start_psn;		/* < 0: pick one near the 24-bit wrap */
 	bool verbose;
 	bool corrupt;		/* self-test: spoil what arrives, then check */
+	unsigned int rnr_delay;	/* ms the responder holds back its receives */
+	const char *fault;	/* NULL, or a scenario of fault_names[] */
+	const char *cut_cmd;	/* blackhole: run once the stream flows */
+	unsigned int ack_timeout;	/* QP attributes of this side's QP */
+	unsigned int retry_cnt;
+	unsigned int rnr_retry;
 };
 
 static struct options opt = {
@@ -93,7 +112,12 @@ static struct options opt = {
 	.timeout = 30,
 	.start_psn = -1,
 	.label = "",
+	.ack_timeout = 14,
+	.retry_cnt = 7,
+	.rnr_retry = 7,
 };
+
+static const char *const fault_names[] = { "peer-exit", "blackhole", "rnr-exc" };
 
 /* What one side tells the other about itself. */
 struct peer_info {
@@ -569,9 +593,9 @@ static void connect_qp(struct ctx *c)
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = IBV_QPS_RTS;
 	attr.sq_psn = c->me.psn;
-	attr.timeout = 14;
-	attr.retry_cnt = 7;
-	attr.rnr_retry = 7;
+	attr.timeout = opt.ack_timeout;
+	attr.retry_cnt = opt.retry_cnt;
+	attr.rnr_retry = opt.rnr_retry;
 	attr.max_rd_atomic = 4;
 	if (ibv_modify_qp(c->qp, &attr, IBV_QP_STATE | IBV_QP_SQ_PSN |
 			  IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
@@ -801,28 +825,20 @@ static void reset_dst(struct ctx *c, const struct run *r)
 	memset(c->dst, CANARY, len < c->buf_len ? len : c->buf_len);
 }
 
-/*
- * Responder's half, before the requester acts: post the receive, set the
- * atomic target, or fill the buffer a READ fetches.
- */
-static int responder_prepare(struct ctx *c, const struct run *r,
-			     struct ibv_sge *sge, char *why, size_t wl)
+/* Does the case consume a receive WQE on the responder? */
+static bool needs_recv(enum op op)
+{
+	return is_send(op) || op == OP_WRITE_IMM;
+}
+
+/* Post the receive a SEND or WRITE with immediate consumes. */
+static int responder_post_recv(struct ctx *c, const struct run *r,
+			       struct ibv_sge *sge, char *why, size_t wl)
 {
 	struct ibv_recv_wr wr = { .wr_id = 1, .sg_list = sge }, *bad;
 	enum op op = r->tc->op;
-	__u64 v;
 	int ret;
 
-	reset_dst(c, r);
-	if (op == OP_READ || op == OP_READ_SGE) {
-		pattern_fill(c->src + r->src_off, r->tc->len, r->tag, 0);
-		return 0;
-	}
-	if (is_atomic(op)) {
-		v = r->atomic_init;
-		memcpy(c->dst + ATOMIC_OFF, &v, 8);
-		return 0;
-	}
 	if (op == OP_SEND_SGE) {
 		wr.num_sge = c->num_sge;
 		sge_layout(scatter_len, c->num_sge, GUARD, sge,
@@ -842,6 +858,32 @@ static int responder_prepare(struct ctx *c, const struct run *r,
 	if (ret)
 		snprintf(why, wl, "ibv_post_recv: %s", strerror(ret));
 	return ret ? -1 : 0;
+}
+
+/*
+ * Responder's half, before the requester acts: post the receive (unless
+ * -R holds it back), set the atomic target, or fill the buffer a READ
+ * fetches.
+ */
+static int responder_prepare(struct ctx *c, const struct run *r,
+			     struct ibv_sge *sge, char *why, size_t wl)
+{
+	enum op op = r->tc->op;
+	__u64 v;
+
+	reset_dst(c, r);
+	if (op == OP_READ || op == OP_READ_SGE) {
+		pattern_fill(c->src + r->src_off, r->tc->len, r->tag, 0);
+		return 0;
+	}
+	if (is_atomic(op)) {
+		v = r->atomic_init;
+		memcpy(c->dst + ATOMIC_OFF, &v, 8);
+		return 0;
+	}
+	if (opt.rnr_delay)
+		return 0;
+	return responder_post_recv(c, r, sge, why, wl);
 }
 
 static bool wc_ok(const struct ibv_wc *wc, enum ibv_wc_opcode want,
@@ -888,7 +930,7 @@ static int responder_check(struct ctx *c, const struct run *r,
 	struct ibv_wc wc;
 	__u64 v, want;
 
-	if (is_send(op) || op == OP_WRITE_IMM) {
+	if (needs_recv(op)) {
 		if (wait_wc(c, c->rcq, &wc, case_deadline(r))) {
 			snprintf(why, wl, "no receive completion within the deadline");
 			*fatal = true;
@@ -1107,7 +1149,7 @@ static int requester_act(struct ctx *c, const struct run *r, char *why,
 	if (ret) {
 		snprintf(why, wl, "ibv_post_send: %s", strerror(ret));
 		/* A receive the peer posted for this case is left over. */
-		*fatal = is_send(op) || op == OP_WRITE_IMM;
+		*fatal = needs_recv(op);
 		return -1;
 	}
 	/* Inline data is the provider's copy from now on: spoil ours. */
@@ -1287,6 +1329,18 @@ static bool run_case(struct ctx *c, const struct run *r, struct outcome *o)
 		if (responder_prepare(c, r, rsge, me->why, sizeof(me->why)))
 			me->failed = true;
 		send_verdict(c, "READY", me);
+		/*
+		 * -R: the requester starts now, and its request finds no
+		 * receive until this one is posted: RNR NAKs, then retries.
+		 */
+		if (opt.rnr_delay && !me->failed && needs_recv(r->tc->op)) {
+			usleep(opt.rnr_delay * 1000u);
+			if (responder_post_recv(c, r, rsge, me->why,
+						sizeof(me->why))) {
+				me->failed = true;
+				me->fatal = true;
+			}
+		}
 		recv_verdict(c, "DONE", wait, peer);
 		if (!me->failed) {
 			/* Without a request nothing arrives to be checked. */
@@ -1376,6 +1430,256 @@ static bool run_all(struct ctx *c, struct tally *t)
 	return usable;
 }
 
+/* ------------------------------------------------------------- faults */
+
+static void tap(bool ok, const char *name, const char *why)
+{
+	printf("%s - %s%s%s%s%s%s\n", ok ? "ok" : "not ok", opt.fault, name,
+	       *opt.label ? " " : "", opt.label, ok ? "" : " ", ok ? "" : why);
+}
+
+/*
+ * The local ACK timeout in ms (4.096 us * 2^timeout), and the least time
+ * a request can take to spend its retry budget: the first try and every
+ * retry each wait for at least one timeout (the IBTA allows up to four).
+ * Timers may fire up to a tick early against the clock read here, hence
+ * the slack.
+ */
+static double ack_timeout_ms(void)
+{
+	return (double)(4096ull << opt.ack_timeout) / 1e6;
+}
+
+static double retry_budget_ms(void)
+{
+	return (opt.retry_cnt + 1) * ack_timeout_ms() * 0.8;
+}
+
+static void post_write(struct ctx *c, __u64 wr_id, size_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)c->src + GUARD,
+		.length = len,
+		.lkey = c->src_mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_RDMA_WRITE,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	int ret;
+
+	wr.wr.rdma.remote_addr = c->peer.dst_addr + GUARD;
+	wr.wr.rdma.rkey = c->peer.dst_rkey;
+	ret = ibv_post_send(c->qp, &wr, &bad);
+	if (ret)
+		die("ibv_post_send: %s", strerror(ret));
+}
+
+static void post_send(struct ctx *c, __u64 wr_id, size_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)c->src + GUARD,
+		.length = len,
+		.lkey = c->src_mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	int ret;
+
+	ret = ibv_post_send(c->qp, &wr, &bad);
+	if (ret)
+		die("ibv_post_send: %s", strerror(ret));
+}
+
+/*
+ * After the error completion: the QP must be in the error state, and a
+ * new work request must complete with IBV_WC_WR_FLUSH_ERR, not hang.
+ */
+static bool check_flushed(struct ctx *c, unsigned int inflight)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+	char why[LINE_MAX_LEN];
+	struct ibv_wc wc;
+	__u64 deadline = now_ms() + opt.timeout * 1000ull;
+	bool ok = true;
+
+	/* what was queued behind the failed request is flushed */
+	while (inflight--) {
+		if (wait_wc(c, c->scq, &wc, deadline)) {
+			snprintf(why, sizeof(why), "(queued work request never completed)");
+			ok = false;
+			break;
+		}
+		if (wc.status != IBV_WC_WR_FLUSH_ERR) {
+			snprintf(why, sizeof(why), "(queued work request completed with %s)",
+				 ibv_wc_status_str(wc.status));
+			ok = false;
+			break;
+		}
+	}
+	if (ok && (ibv_query_qp(c->qp, &attr, IBV_QP_STATE, &init) ||
+		   attr.qp_state != IBV_QPS_ERR)) {
+		snprintf(why, sizeof(why), "(QP state %d, not IBV_QPS_ERR)",
+			 attr.qp_state);
+		ok = false;
+	}
+	if (ok) {
+		post_write(c, 99, 64);
+		if (wait_wc(c, c->scq, &wc, deadline)) {
+			snprintf(why, sizeof(why), "(a new work request never completed)");
+			ok = false;
+		} else if (wc.status != IBV_WC_WR_FLUSH_ERR) {
+			snprintf(why, sizeof(why), "(a new work request completed with %s)",
+				 ibv_wc_status_str(wc.status));
+			ok = false;
+		}
+	}
+	tap(ok, ": the QP is in error and flushes what follows", why);
+	return ok;
+}
+
+/*
+ * peer-exit and blackhole, client: keep two WRITEs in flight until one
+ * fails.  The first to fail must say IBV_WC_RETRY_EXC_ERR, after a run of
+ * successful ones (the peer vanished mid-transfer) and no sooner after the
+ * last of them than the retry budget allows.
+ */
+static bool fault_stream_client(struct ctx *c)
+{
+	size_t len = opt.max_size < (1u << 20) ? opt.max_size : (1u << 20);
+	unsigned int done = 0, inflight = 0;
+	__u64 posted = 0, t_ok = 0, t_err, limit;
+	char why[LINE_MAX_LEN];
+	struct ibv_wc wc;
+	bool ok;
+
+	if (len < 4096)
+		len = 4096;
+	t_ok = now_ms();
+	/* the peer has this long to vanish once told the stream flows */
+	limit = t_ok + opt.timeout * 1000ull * 4;
+	for (;;) {
+		while (inflight < 2) {
+			post_write(c, ++posted, len);
+			inflight++;
+		}
+		if (wait_wc(c, c->scq, &wc, t_ok + opt.timeout * 1000ull)) {
+			snprintf(why, sizeof(why),
+				 "(no completion for %u s after %u WRITEs: a hang)",
+				 opt.timeout, done);
+			tap(false, ": WRITE stream ends in IBV_WC_RETRY_EXC_ERR", why);
+			return false;
+		}
+		inflight--;
+		if (wc.status != IBV_WC_SUCCESS)
+			break;
+		t_ok = now_ms();
+		if (++done == 1) {
+			note("streaming %zu B WRITEs", len);
+			ctl_send(c, "STREAMING");
+		}
+		if (t_ok > limit) {
+			tap(false, ": WRITE stream ends in IBV_WC_RETRY_EXC_ERR",
+			    "(the peer never went away)");
+			return false;
+		}
+	}
+	t_err = now_ms();
+	note("%u WRITEs of %zu B done; WRITE %llu failed with %s %llu ms after the last success",
+	     done, len, (unsigned long long)wc.wr_id, ibv_wc_status_str(wc.status),
+	     (unsigned long long)(t_err - t_ok));
+	ok = wc.status == IBV_WC_RETRY_EXC_ERR && done > 0 &&
+	     wc.wr_id == (__u64)done + 1 && t_err - t_ok >= retry_budget_ms();
+	snprintf(why, sizeof(why),
+		 "(WRITE %llu of %llu after %u successes: %s after %llu ms; want WRITE %u, IBV_WC_RETRY_EXC_ERR, after at least %.0f ms)",
+		 (unsigned long long)wc.wr_id, (unsigned long long)posted, done,
+		 ibv_wc_status_str(wc.status), (unsigned long long)(t_err - t_ok),
+		 done + 1, retry_budget_ms());
+	tap(ok, ": WRITE stream ends in IBV_WC_RETRY_EXC_ERR", why);
+	ok = check_flushed(c, inflight) && ok;
+	/*
+	 * The server may be gone, or unable to answer: say goodbye if the
+	 * socket still takes it, and wait for nothing.
+	 */
+	sock_write_all(c->sock, "BYE\n", 4, now_ms() + 1000);
+	return ok;
+}
+
+/* rnr-exc, client: a SEND that never finds a receive */
+static bool fault_rnr_client(struct ctx *c)
+{
+	char why[LINE_MAX_LEN], line[LINE_MAX_LEN];
+	__u64 t0 = now_ms();
+	struct ibv_wc wc;
+	bool ok;
+
+	post_send(c, 1, 64);
+	if (wait_wc(c, c->scq, &wc, t0 + opt.timeout * 1000ull)) {
+		snprintf(why, sizeof(why), "(no completion within %u s)", opt.timeout);
+		tap(false, ": SEND ends in IBV_WC_RNR_RETRY_EXC_ERR", why);
+		return false;
+	}
+	note("SEND completed with %s after %llu ms (rnr_retry %u)",
+	     ibv_wc_status_str(wc.status), (unsigned long long)(now_ms() - t0),
+	     opt.rnr_retry);
+	snprintf(why, sizeof(why), "(%s)", ibv_wc_status_str(wc.status));
+	ok = wc.status == IBV_WC_RNR_RETRY_EXC_ERR;
+	tap(ok, ": SEND ends in IBV_WC_RNR_RETRY_EXC_ERR", why);
+	ok = check_flushed(c, 0) && ok;
+	ctl_send(c, "BYE");
+	ctl_expect(c, line, sizeof(line), "BYE", opt.timeout * 2);
+	return ok;
+}
+
+/* The server's part: vanish, cut the wire, or just post no receive */
+static bool fault_server(struct ctx *c)
+{
+	char line[LINE_MAX_LEN];
+	struct ibv_wc wc;
+	int ret;
+
+	if (strcmp(opt.fault, "rnr-exc")) {
+		ctl_expect(c, line, sizeof(line), "STREAMING", opt.timeout * 4);
+		if (!strcmp(opt.fault, "peer-exit")) {
+			/* what process exit does first: the QP goes */
+			if (ibv_destroy_qp(c->qp))
+				die("ibv_destroy_qp: %s", strerror(errno));
+			note("QP destroyed mid-transfer; exiting");
+			exit(0);
+		}
+		note("running: %s", opt.cut_cmd);
+		ret = system(opt.cut_cmd);
+		if (ret)
+			die("'%s' failed (status %d)", opt.cut_cmd, ret);
+	}
+	ctl_expect(c, line, sizeof(line), "BYE", opt.timeout * 8);
+	if (!strcmp(opt.fault, "rnr-exc")) {
+		/* nothing may have arrived without a receive */
+		if (ibv_poll_cq(c->rcq, 1, &wc))
+			die("a receive completion without a receive posted");
+		ctl_send(c, "BYE");
+	}
+	return true;
+}
+
+static bool run_fault(struct ctx *c)
+{
+	if (!c->client)
+		return fault_server(c);
+	if (!strcmp(opt.fault, "rnr-exc"))
+		return fault_rnr_client(c);
+	return fault_stream_client(c);
+}
+
 /* ----------------------------------------------------------- exchange */
 
 static void send_info(struct ctx *c)
@@ -1440,7 +1744,16 @@ static void print_usage(const char *prog)
 	       "  -v          note each case as it starts\n"
 	       "  -x          self-test: flip a byte of each message that arrives\n"
 	       "              here before checking it (those cases must fail)\n"
-	       "Without HOST: serve one client.  Client's -s -n -m -P apply to both.\n",
+	       "  -R MS       the responder posts each receive MS ms after the\n"
+	       "              requester starts (RNR NAKs, then recovery)\n"
+	       "  -f FAULT    instead of the cases: peer-exit, blackhole or rnr-exc\n"
+	       "              (see the top of the source)\n"
+	       "  -C CMD      blackhole: the server runs CMD once WRITEs flow\n"
+	       "  -T EXP      local ACK timeout, 4.096 us * 2^EXP (default 14)\n"
+	       "  -c N        retry_cnt (default 7)\n"
+	       "  -N N        rnr_retry (default 7, for ever)\n"
+	       "Without HOST: serve one client.  Client's -s -n -m -P -R -f apply to both;\n"
+	       "-T -c -N set this side's QP.\n",
 	       prog, DEFAULT_PORT);
 }
 
@@ -1456,13 +1769,29 @@ static unsigned long long parse_num(const char *s, const char *what)
 	return v;
 }
 
+/* -f names a known scenario; blackhole needs its -C on the server */
+static void check_fault(void)
+{
+	size_t i;
+
+	if (!opt.fault)
+		return;
+	for (i = 0; i < ARRAY_SIZE(fault_names); i++)
+		if (!strcmp(opt.fault, fault_names[i]))
+			break;
+	if (i == ARRAY_SIZE(fault_names))
+		die("unknown fault '%s'", opt.fault);
+	if (!opt.host && !strcmp(opt.fault, "blackhole") && !opt.cut_cmd)
+		die("-f blackhole wants -C CMD on the server");
+}
+
 static void parse_args(int argc, char **argv)
 {
 	static char names[128];
 	char *colon;
 	int ch;
 
-	while ((ch = getopt(argc, argv, "d:i:g:p:s:n:m:t:P:l:r:vxh")) != -1) {
+	while ((ch = getopt(argc, argv, "d:i:g:p:s:n:m:t:P:l:r:vxR:f:C:T:c:N:h")) != -1) {
 		switch (ch) {
 		case 'd':
 			opt.dev_name = optarg;
@@ -1509,6 +1838,24 @@ static void parse_args(int argc, char **argv)
 		case 'x':
 			opt.corrupt = true;
 			break;
+		case 'R':
+			opt.rnr_delay = parse_num(optarg, "RNR delay");
+			break;
+		case 'f':
+			opt.fault = optarg;
+			break;
+		case 'C':
+			opt.cut_cmd = optarg;
+			break;
+		case 'T':
+			opt.ack_timeout = parse_num(optarg, "ACK timeout");
+			break;
+		case 'c':
+			opt.retry_cnt = parse_num(optarg, "retry count");
+			break;
+		case 'N':
+			opt.rnr_retry = parse_num(optarg, "RNR retry count");
+			break;
 		case 'h':
 			print_usage(argv[0]);
 			exit(0);
@@ -1529,31 +1876,41 @@ static void parse_args(int argc, char **argv)
 	}
 	if (!opt.iters || !opt.timeout || opt.max_size > (1u << 30))
 		die("-n and -t must be positive, -m at most 1 GiB");
+	if (opt.ack_timeout < 1 || opt.ack_timeout > 31 || opt.retry_cnt > 7 ||
+	    opt.rnr_retry > 7 || opt.rnr_delay > 60000)
+		die("-T takes 1 to 31, -c and -N 0 to 7, -R at most 60000");
+	check_fault();
 }
 
 /* Client's run parameters to the server, which takes them as its own. */
 static void agree_params(struct ctx *c)
 {
 	char line[LINE_MAX_LEN];
+	static char fault[32];
 	unsigned long long seed, max;
-	unsigned int iters;
+	unsigned int iters, rnr_delay;
 	long psn;
 	const char *rest;
 
 	if (c->client) {
-		ctl_send(c, "HELLO rdma_verify-1 %llu %u %zu %ld",
-			 opt.seed, opt.iters, opt.max_size, opt.start_psn);
+		ctl_send(c, "HELLO rdma_verify-2 %llu %u %zu %ld %u %s",
+			 opt.seed, opt.iters, opt.max_size, opt.start_psn,
+			 opt.rnr_delay, opt.fault ? opt.fault : "-");
 		ctl_expect(c, line, sizeof(line), "WELCOME", opt.timeout * 4);
 		return;
 	}
 	rest = ctl_expect(c, line, sizeof(line), "HELLO", opt.timeout);
-	if (sscanf(rest, "rdma_verify-1 %llu %u %llu %ld", &seed, &iters,
-		   &max, &psn) != 4 || !iters || max > (1u << 30))
+	if (sscanf(rest, "rdma_verify-2 %llu %u %llu %ld %u %31s", &seed,
+		   &iters, &max, &psn, &rnr_delay, fault) != 6 || !iters ||
+	    max > (1u << 30) || rnr_delay > 60000)
 		die("bad HELLO from the client: %s", line);
 	opt.seed = seed;
 	opt.iters = iters;
 	opt.max_size = max;
 	opt.start_psn = psn;
+	opt.rnr_delay = rnr_delay;
+	opt.fault = strcmp(fault, "-") ? fault : NULL;
+	check_fault();
 	ctl_send(c, "WELCOME");
 }
 
@@ -1588,6 +1945,13 @@ int main(int argc, char **argv)
 	     128 << c.mtu, c.max_inline, c.num_sge, c.me.psn, c.peer.qpn,
 	     c.peer.psn);
 
+	if (opt.fault) {
+		bool ok = run_fault(&c);
+
+		teardown(&c);
+		close(c.sock);
+		return ok ? 0 : 1;
+	}
 	if (run_all(&c, &t)) {
 		ctl_send(&c, "BYE");
 		ctl_expect(&c, line, sizeof(line), "BYE", opt.timeout * 2);
