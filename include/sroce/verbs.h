@@ -60,6 +60,12 @@ struct sroce_av {
 	union ib_gid dgid;
 };
 
+/* The transmit priority (skb->priority, VLAN PCP) of packets to @av */
+static inline u8 sroce_av_prio(const struct sroce_av *av)
+{
+	return av->sl & 7;
+}
+
 /**
  * struct sroce_ah - an address handle
  * @ibah: the ib_core object (first, ib_core allocates it)
