@@ -185,6 +185,7 @@ wire_check() {
 		-v pcp_me="$([ "$DRV" = sroce ] && echo 1)" \
 		-v pcp_peer="$([ "$peer_drv" = sroce ] && echo 1)" \
 		-v tagged="$([[ $kind == *-vlan-* ]] && echo 1)" \
+		-v zero_csum_peer="$([ "$peer_drv" = rxe ] && echo 1)" \
 		/tmp/wire.fields >/tmp/wire.verdicts
 	while IFS=$'\t' read -r verdict what why; do
 		if [ "$verdict" = ok ]; then
