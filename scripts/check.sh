@@ -134,8 +134,9 @@ fi
 if want guest; then
 	[ -f rdma_sroce.ko ] || make -s modules >/dev/null 2>&1
 	# "MODE NAME:SCRIPT[:K=V K=V...]": the K=V pairs reach the script
-	# through guest.sh --env.  rc-pair's interop runs skip perftest (the
-	# sroce-sroce run has it) to keep the stage within its budget.
+	# through guest.sh --env.  rc-pair's and wire-pair's interop runs skip
+	# perftest (the sroce-sroce runs have it) to keep the stage within its
+	# budget.
 	interop="SROCE_RC_ONLY=pingpong,rdmacm,verify"
 	tests=(
 		"single rig-smoke:scripts/tests/rig-smoke.sh"
@@ -155,6 +156,8 @@ if want guest; then
 		"pair netem-sroce-sroce:scripts/tests/netem-pair.sh"
 		"pair mcast-sroce-sroce:scripts/tests/mcast-pair.sh"
 		"pair mcast-sroce-rxe:scripts/tests/mcast-pair.sh:SROCE_DRV_B=rxe"
+		"pair wire-sroce-sroce:scripts/tests/wire-pair.sh"
+		"pair wire-sroce-rxe:scripts/tests/wire-pair.sh:SROCE_DRV_B=rxe SROCE_WIRE_ONLY=wire,rdmacm"
 	)
 	run_guest_tests -- "${tests[@]}"
 fi

@@ -417,7 +417,8 @@ struct sroce_resp {
  * @av: primary path (RC/UC), valid once modify_qp set IB_QP_AV
  * @sport: UDP source port for RoCEv2 (rdma_get_udp_sport of the flow
  *	label or of the QPNs)
- * @prio: transmit priority (skb->priority, PCP), from the SL for now
+ * @prio: transmit priority (skb->priority, PCP) from the path's SL; UD
+ *	sends at the SL of each WQE's AH instead
  * @sq_lock: see the locking rules
  * @sq: user ring of struct rxe_send_wqe (user QPs only)
  * @swqe: kernel copies, one per SQ slot, @swqe_stride bytes apart

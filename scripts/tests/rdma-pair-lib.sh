@@ -9,6 +9,11 @@
 #                       SROCE_DRV_B for b: sroce or rxe, default sroce),
 #                       link it to eth0, wait for an ACTIVE port; sets
 #                       DRV and DEV (sroce0 or rxe0)
+# pair_vlan             add VLAN 100 on eth0 (VLAN=eth0.100) with
+#                       198.51.100.N/24 and 2001:db8:100::N/64, N the last
+#                       byte of this guest's IPv4 address
+# pair_kind_gid KIND    "GID TYPE" of a kind of GID, e.g. v2-ipv4,
+#                       v1-linklocal, v1-vlan-ipv6 (after pair_vlan)
 # v6_gid ADDR           an IPv6 address in sysfs GID notation
 # pair_gid_index DEV GID TYPE
 #                       gid_index, fast on large GID tables
@@ -50,6 +55,36 @@ pair_link() {
 	wait_for 20 bash -c "[[ \"\$(devinfo $DEV state)\" == PORT_ACTIVE* ]]" ||
 		fail "$DEV port never became ACTIVE"
 	log "guest $SROCE_ROLE runs $DRV ($DEV)"
+}
+
+VLAN=eth0.100
+
+pair_vlan() {
+	local n=${SROCE_MY_IP4##*.}
+	ip link add link eth0 name "$VLAN" type vlan id 100 || fail "cannot add $VLAN"
+	ip addr add "198.51.100.$n/24" dev "$VLAN" || fail "cannot address $VLAN"
+	ip -6 addr add "2001:db8:100::$n/64" dev "$VLAN" nodad || fail "cannot address $VLAN"
+	ip link set "$VLAN" up || fail "cannot bring $VLAN up"
+}
+
+# The GID types as sysfs spells them
+pair_kind_gid() {
+	local kind=$1 n=${SROCE_MY_IP4##*.} type addr
+	case $kind in
+	v1-*) type="IB/RoCE v1" ;;
+	v2-*) type="RoCE v2" ;;
+	*) fail "pair_kind_gid: bad kind '$kind'" ;;
+	esac
+	case ${kind#v?-} in
+	ipv4) addr=$(v4_gid "$SROCE_MY_IP4") ;;
+	ipv6) addr=$(v6_gid "$SROCE_MY_IP6") ;;
+	linklocal) addr=$(v6_gid "$(ip -6 -o addr show dev eth0 scope link |
+		awk '{ sub("/.*", "", $4); print $4; exit }')") ;;
+	vlan-ipv4) addr=$(v4_gid "198.51.100.$n") ;;
+	vlan-ipv6) addr=$(v6_gid "2001:db8:100::$n") ;;
+	*) fail "pair_kind_gid: bad kind '$kind'" ;;
+	esac
+	echo "$addr $type"
 }
 
 v6_gid() {

@@ -22,26 +22,9 @@ set -u
 pair_link
 
 # VLAN 100 on eth0: its addresses become GIDs of the device on eth0
-vlan=eth0.100
-n=${SROCE_MY_IP4##*.}
-ip link add link eth0 name "$vlan" type vlan id 100 || fail "cannot add $vlan"
-ip addr add "198.51.100.$n/24" dev "$vlan" || fail "cannot address $vlan"
-ip -6 addr add "2001:db8:100::$n/64" dev "$vlan" nodad || fail "cannot address $vlan"
-ip link set "$vlan" up || fail "cannot bring $vlan up"
+pair_vlan
+vlan=$VLAN
 
-# name -> "GID type", type as sysfs spells it
-declare -A kinds=(
-	[v2-ipv4]="$(v4_gid "$SROCE_MY_IP4") RoCE v2"
-	[v2-ipv6]="$(v6_gid "$SROCE_MY_IP6") RoCE v2"
-	[v1-ipv4]="$(v4_gid "$SROCE_MY_IP4") IB/RoCE v1"
-	[v1-ipv6]="$(v6_gid "$SROCE_MY_IP6") IB/RoCE v1"
-	[v1-linklocal]="$(v6_gid "$(ip -6 -o addr show dev eth0 scope link |
-		awk '{ sub("/.*", "", $4); print $4; exit }')") IB/RoCE v1"
-	[v2-vlan-ipv4]="$(v4_gid "198.51.100.$n") RoCE v2"
-	[v2-vlan-ipv6]="$(v6_gid "2001:db8:100::$n") RoCE v2"
-	[v1-vlan-ipv4]="$(v4_gid "198.51.100.$n") IB/RoCE v1"
-	[v1-vlan-ipv6]="$(v6_gid "2001:db8:100::$n") IB/RoCE v1"
-)
 order="v2-ipv4 v2-ipv6 v1-ipv4 v1-ipv6 v1-linklocal"
 order+=" v2-vlan-ipv4 v2-vlan-ipv6 v1-vlan-ipv4 v1-vlan-ipv6"
 if [ "$DRV" = rxe ] || [ "$(pair_driver_of "$SROCE_PEER_ROLE")" = rxe ]; then
@@ -50,8 +33,9 @@ fi
 
 declare -A gidx
 for k in $order; do
-	g=${kinds[$k]%% *}
-	t=${kinds[$k]#* }
+	kg=$(pair_kind_gid "$k")
+	g=${kg%% *}
+	t=${kg#* }
 	wait_for 10 pair_gid_index "$DEV" "$g" "$t" || fail "$DEV: no $t GID $g"
 	gidx[$k]=$(pair_gid_index "$DEV" "$g" "$t")
 done
