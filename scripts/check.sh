@@ -143,6 +143,7 @@ if want guest; then
 		"single link:scripts/tests/link.sh"
 		"single verbs-objects:scripts/tests/verbs-objects.sh"
 		"single verbs-mr:scripts/tests/verbs-mr.sh"
+		"single hostile-rings:scripts/tests/hostile-rings.sh"
 		"pair link-pair:scripts/tests/link-pair.sh"
 		"pair rc-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=sroce"
 		"pair rc-sroce-rxe:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe $interop"
@@ -169,7 +170,8 @@ if want debug; then
 		run_guest_tests --kernel "$kernel" -- \
 			"pair debug-rc:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=pingpong,rdmacm" \
 			"pair debug-transports:scripts/tests/transports-pair.sh" \
-			"pair debug-mcast:scripts/tests/mcast-pair.sh"
+			"pair debug-mcast:scripts/tests/mcast-pair.sh" \
+			"single debug-hostile-rings:scripts/tests/hostile-rings.sh"
 	else
 		tail -n 40 "$logdir/guest-kernel.log"
 		not_ok "debug guest kernel builds (KASAN, lockdep, kmemleak)"
