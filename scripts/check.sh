@@ -145,6 +145,7 @@ if want guest; then
 		"single verbs-objects:scripts/tests/verbs-objects.sh"
 		"single verbs-mr:scripts/tests/verbs-mr.sh"
 		"single teardown:scripts/tests/teardown.sh"
+		"single hostile-rings:scripts/tests/hostile-rings.sh"
 		"pair link-pair:scripts/tests/link-pair.sh"
 		"pair rc-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=sroce"
 		"pair rc-sroce-rxe:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe $interop"
@@ -172,10 +173,10 @@ if want debug; then
 		ok "debug guest kernel builds (KASAN, lockdep, kmemleak)"
 		run_guest_tests --kernel "$kernel" -- \
 			"pair debug-rc:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=pingpong,rdmacm,verify SROCE_RC_VERIFY_MAX=1048576" \
-			"pair debug-transports:scripts/tests/transports-pair.sh" \
 			"pair debug-netem:scripts/tests/netem-pair.sh:SROCE_NETEM_MAX=65536" \
 			"pair debug-mcast:scripts/tests/mcast-pair.sh" \
-			"single debug-teardown:scripts/tests/teardown.sh"
+			"single debug-teardown:scripts/tests/teardown.sh" \
+			"single debug-hostile-rings:scripts/tests/hostile-rings.sh"
 	else
 		tail -n 40 "$logdir/guest-kernel.log"
 		not_ok "debug guest kernel builds (KASAN, lockdep, kmemleak)"

@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Hostile userspace in one guest: two sroce links on the ends of a veth
+# pair in namespaces ns1 and ns2.  scripts/tests/hostile_rings.c writes
+# garbage into the rings librxe shares with the kernel (WQE opcodes,
+# flags, num_sge, lengths, lkeys, inline sizes, UD ah_num, producer and
+# consumer indices out of range) and races a writer thread against the
+# kernel consuming them.  Each offending QP or CQ must fail with the right
+# completion status or async event, refused calls with an errno.
+#
+# Meanwhile a bystander process runs ibv_rc_pingpong --chk between the
+# same two devices, over and over: every run must succeed.  The rig fails
+# the run on any kernel splat.
+#
+# SROCE_HOSTILE_ROUNDS   race rounds (default 12, 1 s each)
+# SROCE_HOSTILE_SEED     the race's seed (default: from the clock, printed)
+set -u
+# shellcheck source=scripts/tests/sroce-lib.sh
+. "$SROCE_REPO/scripts/tests/sroce-lib.sh"
+
+rounds=${SROCE_HOSTILE_ROUNDS:-12}
+seed=${SROCE_HOSTILE_SEED:-$(date +%s)}
+prog=/tmp/hostile_rings
+out=/tmp/hostile_rings.out
+by=/tmp/bystander
+sroce_load
+t_check "hostile_rings compiles cleanly" bash -c \
+	"cc -O2 -Wall -Wextra -Werror -o $prog $SROCE_REPO/scripts/tests/hostile_rings.c -libverbs -lpthread"
+
+# ns1: n1 198.51.100.11 (sroce1), ns2: n2 198.51.100.12 (sroce2)
+# shellcheck disable=SC2016 # the inner bash expands devinfo
+make_links() {
+	ip netns add ns1 &&
+		ip netns add ns2 &&
+		ip link add n1 netns ns1 type veth peer name n2 netns ns2 &&
+		ip -n ns1 addr add 198.51.100.11/24 dev n1 &&
+		ip -n ns2 addr add 198.51.100.12/24 dev n2 &&
+		ip -n ns1 link set n1 up && ip -n ns2 link set n2 up &&
+		ip -n ns1 link set lo up && ip -n ns2 link set lo up &&
+		ip netns exec ns1 rdma link add sroce1 type sroce netdev n1 &&
+		ip netns exec ns2 rdma link add sroce2 type sroce netdev n2 &&
+		wait_for 20 bash -c '[[ "$(devinfo sroce1 state)" == PORT_ACTIVE* ]] &&
+			[[ "$(devinfo sroce2 state)" == PORT_ACTIVE* ]]' &&
+		wait_for 10 gid_index sroce1 "$(v4_gid 198.51.100.11)" "RoCE v2" &&
+		wait_for 10 gid_index sroce2 "$(v4_gid 198.51.100.12)" "RoCE v2" &&
+		ip netns exec ns1 ping -c 1 -W 3 198.51.100.12 >/dev/null
+}
+
+t_check "two links on a veth pair" make_links
+if ! ga=$(gid_index sroce1 "$(v4_gid 198.51.100.11)" "RoCE v2") ||
+	! gb=$(gid_index sroce2 "$(v4_gid 198.51.100.12)" "RoCE v2"); then
+	fail "no RoCE v2 GIDs on the links"
+fi
+
+# One bystander run: an RC QP pair of two other processes on the same two
+# devices, every message checked (--chk).
+pingpong() {
+	local port=$1
+	ip netns exec ns2 ibv_rc_pingpong -d sroce2 -g "$gb" -p "$port" \
+		-s 4096 -n 200 --chk >/dev/null 2>&1 &
+	local srv=$! rc
+	sleep 0.3
+	timeout 30 ip netns exec ns1 ibv_rc_pingpong -d sroce1 -g "$ga" \
+		-p "$port" -s 4096 -n 200 --chk 198.51.100.12 >/dev/null 2>&1
+	rc=$?
+	wait "$srv" || rc=1
+	return "$rc"
+}
+
+t_check "bystander pingpong before the abuse" pingpong 18515
+
+# Bystander loop until the hostile program is done: counts its runs.
+rm -f "$by.stop"
+(
+	ok=0 bad=0 port=18516
+	until [ -e "$by.stop" ]; do
+		if pingpong "$port"; then ok=$((ok + 1)); else bad=$((bad + 1)); fi
+		port=$((port + 1))
+	done
+	echo "$ok $bad" >"$by.count"
+) &
+bypid=$!
+
+log "hostile_rings: $rounds race rounds, seed $seed"
+t0=$SECONDS
+timeout -k 5 300 "$prog" -a sroce1 -A "$ga" -b sroce2 -B "$gb" \
+	-r "$rounds" -S "$seed" >"$out" 2>&1
+rc=$?
+log "hostile_rings: $((SECONDS - t0)) s"
+touch "$by.stop"
+wait "$bypid"
+
+while IFS= read -r line; do
+	case $line in
+	"PASS "*) t_ok "${line#PASS }" ;;
+	"FAIL "*) name=${line#FAIL }; t_fail "${name%%: *}" "${name#*: }" ;;
+	*) log "hostile_rings: $line" ;;
+	esac
+done <"$out"
+if [ "$rc" = 0 ]; then
+	t_ok "hostile_rings exits 0"
+else
+	t_fail "hostile_rings exits 0" "status $rc"
+fi
+
+read -r byok bybad <"$by.count"
+log "bystander: $byok pingpong runs passed, $bybad failed during the abuse"
+if [ "$bybad" = 0 ] && [ "$byok" -ge 2 ]; then
+	t_ok "bystander pingpong unaffected ($byok runs, all passed)"
+else
+	t_fail "bystander pingpong unaffected" "$byok passed, $bybad failed"
+fi
+t_check "bystander pingpong after the abuse" pingpong 18600
+
+t_check "link delete after the test" bash -c \
+	"ip netns exec ns1 rdma link delete sroce1 && ip netns exec ns2 rdma link delete sroce2"
+ip netns del ns1
+ip netns del ns2
+# a loadable module goes (the debug kernel has sroce built in and no
+# /proc/modules)
+if grep -qsw '^rdma_sroce' /proc/modules; then
+	t_check "module unloads" modprobe -r rdma_sroce
+fi
+rm -f "$prog" "$out" "$by.stop" "$by.count"
+
+t_done
