@@ -153,6 +153,7 @@ if want guest; then
 		"pair transports-sroce-rxe:scripts/tests/transports-pair.sh:SROCE_DRV_B=rxe"
 		"pair mcast-sroce-sroce:scripts/tests/mcast-pair.sh"
 		"pair mcast-sroce-rxe:scripts/tests/mcast-pair.sh:SROCE_DRV_B=rxe"
+		"pair fuzz-sroce-sroce:scripts/tests/fuzz-pair.sh"
 	)
 	run_guest_tests -- "${tests[@]}"
 fi
@@ -169,7 +170,8 @@ if want debug; then
 		run_guest_tests --kernel "$kernel" -- \
 			"pair debug-rc:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=pingpong,rdmacm" \
 			"pair debug-transports:scripts/tests/transports-pair.sh" \
-			"pair debug-mcast:scripts/tests/mcast-pair.sh"
+			"pair debug-mcast:scripts/tests/mcast-pair.sh" \
+			"pair debug-fuzz:scripts/tests/fuzz-pair.sh"
 	else
 		tail -n 40 "$logdir/guest-kernel.log"
 		not_ok "debug guest kernel builds (KASAN, lockdep, kmemleak)"

@@ -34,7 +34,7 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_QP		128
 #define MR_LEN		65536
-#define RECV_LEN	1024
+#define RECV_LEN	4096
 #define RECVS_PER_QP	8
 /* receives land in the first half, the peer's WRITEs in the second */
 #define TARGET_OFF	(MR_LEN / 2)
