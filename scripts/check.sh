@@ -176,7 +176,7 @@ if want debug; then
 		run_guest_tests --kernel "$kernel" -- \
 			"pair debug-rc:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=pingpong,rdmacm,verify SROCE_RC_VERIFY_MAX=1048576" \
 			"pair debug-mcast:scripts/tests/mcast-pair.sh" \
-			"single debug-teardown:scripts/tests/teardown.sh" \
+			"single debug-teardown:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=300" \
 			"single debug-hostile-rings:scripts/tests/hostile-rings.sh" \
 			"pair debug-fuzz:scripts/tests/fuzz-pair.sh"
 	else

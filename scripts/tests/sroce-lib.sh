@@ -21,10 +21,11 @@ sroce_load() {
 	modprobe rdma_sroce ${SROCE_MODPROBE_ARGS:-} || fail "modprobe rdma_sroce"
 }
 
-# True when the driver is built into the kernel (scripts/guest-kernel.sh):
-# it is in /sys/module, as a module would be, but has no load state.
+# True when the driver is built into the kernel (scripts/guest-kernel.sh).
+# A built-in driver without parameters has no /sys/module entry, so ask
+# the kernel's list of built-in modules.
 sroce_builtin() {
-	[ -d /sys/module/rdma_sroce ] && [ ! -e /sys/module/rdma_sroce/initstate ]
+	grep -qs '/rdma_sroce\.ko$' "/lib/modules/$(uname -r)/modules.builtin"
 }
 
 # A built-in driver took its parameters from the kernel command line
