@@ -37,14 +37,39 @@ want() {
 	[[ " $stages " == *" $1 "* ]]
 }
 
-# Count the "ok -"/"not ok -" lines a guest test printed; a run that failed
-# without reporting a failing check (timeout, splat, crash) counts as one.
+# Count the "ok -"/"not ok -" lines a guest test printed, and hold each
+# guest to its plan ("1..N", t_plan in guest-lib.sh): a guest that printed
+# no plan, or fewer or more checks than it planned, or one check name
+# twice, fails here.  A run that failed without reporting a failing check
+# (timeout, splat, crash) counts as one failure.
 count_tap() {
-	local name=$1 log=$2 rc=$3 p f
-	p=$(grep -cE '^(\[[ab]\] )?ok - ' "$log")
-	f=$(grep -cE '^(\[[ab]\] )?not ok - ' "$log")
+	local name=$1 log=$2 rc=$3 mode=$4 p=0 f=0 r roles=a key rest
+	local n_plans n_plan n_pass n_fail n_dup
+	local -A plans=() plan=() np=() nf=() dups=()
+	[ "$mode" = pair ] && roles="a b"
+	while read -r key r rest; do
+		if [ "$key" = dup ]; then
+			echo "# $name [$r]: check reported twice: $rest"
+			continue
+		fi
+		read -r n_plans n_plan n_pass n_fail n_dup <<<"$r $rest"
+		r=$key
+		plans[$r]=$n_plans plan[$r]=$n_plan np[$r]=$n_pass nf[$r]=$n_fail dups[$r]=$n_dup
+		p=$((p + n_pass))
+		f=$((f + n_fail))
+	done < <(awk -f scripts/tap-count.awk "$log")
 	passed=$((passed + p))
 	failed=$((failed + f))
+	for r in $roles; do
+		if [ "${plans[$r]:-0}" != 1 ]; then
+			not_ok "$name [$r]: one plan line" "${plans[$r]:-0} plan lines"
+		elif [ $((np[$r] + nf[$r])) != "${plan[$r]}" ]; then
+			not_ok "$name [$r]: checks as planned" \
+				"planned ${plan[$r]}, reported $((np[$r] + nf[$r]))"
+		fi
+		[ "${dups[$r]:-0}" = 0 ] ||
+			not_ok "$name [$r]: check names unique" "${dups[$r]} names reported twice"
+	done
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		not_ok "$name" "guest run failed with status $rc (see $log)"
 	fi
@@ -76,8 +101,8 @@ run_guest_tests() {
 			args+=(--env "$kv")
 		done
 		bash scripts/guest.sh "${args[@]}" "$script" 2>&1 | tee "$logdir/$mode-$name.out" |
-			grep -E '^(\[[ab]\] )?(not )?ok - |guest\.sh:|splat'
-		count_tap "$mode $name" "$logdir/$mode-$name.out" "${PIPESTATUS[0]}"
+			grep -E '^(\[[ab]\] )?((not )?ok - |1\.\.[0-9]+$)|guest\.sh:|splat'
+		count_tap "$mode $name" "$logdir/$mode-$name.out" "${PIPESTATUS[0]}" "$mode"
 	done
 }
 

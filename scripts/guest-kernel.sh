@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the debug guest kernel: Debian's 6.12 source with sroce built in,
-# KASAN, lockdep and kmemleak on, and what guest.sh
-# needs to boot it (scripts/guest-kernel.config).  Prints the bzImage path,
+# Build the debug kernel: Debian's 6.12 source with sroce and its KUnit
+# suites built in, KASAN, lockdep and kmemleak on, and what guest.sh needs
+# to boot it (scripts/guest-kernel.config).  scripts/kunit.sh boots the
+# same image to run the suites.  Prints the bzImage path,
 # for "guest.sh --kernel".  Next to it, lib/modules/<release> indexes the
 # built-in modules, so that modprobe in the guest finds them.  The build
 # tree lives under $SROCE_CACHE, so later builds are incremental.
@@ -33,7 +34,7 @@ kmake -s olddefconfig
 missing=0
 while IFS= read -r line; do
 	case $line in
-	CONFIG_*) grep -qxF "$line" "$build/.config" ||
+	CONFIG_* | "# CONFIG_"*" is not set") grep -qxF "$line" "$build/.config" ||
 		{ echo "guest-kernel: $line did not stick" >&2; missing=1; } ;;
 	esac
 done <"$frag"

@@ -10,15 +10,24 @@
 # sroce_install_module   install $SROCE_REPO/rdma_sroce.ko for modprobe
 # barrier NAME [SECS]    wait until the peer reaches the same NAME
 # retry N CMD...         run CMD until it succeeds, at most N times
+# t_plan N              declare, before the first check, that this guest
+#                        will report N checks: prints the TAP plan "1..N"
 # t_ok NAME / t_fail NAME MSG / t_check NAME CMD... / t_done
 #                        "ok - NAME" / "not ok - NAME: MSG" lines, counted;
 #                        t_done prints "N passed, N failed", fails if any did
+#                        or if the count is not the plan
+#
+# The plan is what makes a check that never ran visible: scripts/check.sh
+# fails a guest whose checks fall short of (or exceed) its plan, or that
+# printed none.  Compute N from the same lists the script loops over, and
+# count a check by the guest that prints it; see Documentation/testing.rst.
 
 : "${SROCE_ROLE:=a}" "${SROCE_PEER_ROLE:=b}" "${SROCE_PAIR:=0}"
 : "${SROCE_SHARED:=/shared}" "${SROCE_REPO:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 
 _t_passed=0
 _t_failed=0
+_t_plan=
 
 log() {
 	local now=$EPOCHREALTIME
@@ -101,6 +110,14 @@ retry() {
 	return "$rc"
 }
 
+t_plan() {
+	[[ $1 =~ ^[0-9]+$ ]] || fail "t_plan: not a count: '$1'"
+	[ -z "$_t_plan" ] || fail "t_plan: the plan was already declared ($_t_plan)"
+	[ $((_t_passed + _t_failed)) = 0 ] || fail "t_plan: after the first check"
+	_t_plan=$1
+	echo "1..$1"
+}
+
 t_ok() {
 	_t_passed=$((_t_passed + 1))
 	echo "ok - $1"
@@ -127,6 +144,15 @@ t_check() {
 }
 
 t_done() {
+	local ran=$((_t_passed + _t_failed))
 	echo "$_t_passed passed, $_t_failed failed"
+	if [ -z "$_t_plan" ]; then
+		log "t_done: no plan was declared (t_plan)"
+		return 1
+	fi
+	if [ "$ran" != "$_t_plan" ]; then
+		log "t_done: planned $_t_plan checks, ran $ran"
+		return 1
+	fi
 	[ $_t_failed = 0 ]
 }
