@@ -170,6 +170,7 @@ static const struct rdma_stat_desc sroce_counter_desc[SROCE_NUM_COUNTERS] = {
 	[SROCE_CNT_RX_BAD_RESP]		= { .name = "rx_unexpected_responses" },
 	[SROCE_CNT_RX_CNP]		= { .name = "rx_cnp_packets" },
 	[SROCE_CNT_RX_MCAST]		= { .name = "rx_multicast_packets" },
+	[SROCE_CNT_RX_LOOPBACK]		= { .name = "rx_loopback_packets" },
 	[SROCE_CNT_TX_PACKETS]		= { .name = "tx_packets" },
 	[SROCE_CNT_TX_BYTES]		= { .name = "tx_bytes" },
 	[SROCE_CNT_TX_DROPS]		= { .name = "tx_drops" },

@@ -43,6 +43,7 @@
 #include <net/ip6_checksum.h>
 
 #include <sroce/frame.h>
+#include <sroce/loopback.h>
 #include <sroce/qp.h>
 #include <sroce/sroce.h>
 #include <sroce/txsched.h>
@@ -88,6 +89,7 @@ struct sroce_tx_prio {
  * @ip_id: IPv4 identification of the next packet
  * @waking: the waiter whose ->wake() @work is running, or NULL
  * @waking_cpu: the CPU it runs on
+ * @lo: where packets to the device itself go instead of the netdev
  */
 struct sroce_tx {
 	struct sroce_dev *sdev;
@@ -103,6 +105,7 @@ struct sroce_tx {
 	atomic_t ip_id;
 	struct sroce_tx_waiter *waking;
 	int waking_cpu;
+	struct sroce_lo *lo;
 };
 
 /* Who runs a drain: decides what it may leave to whom */
@@ -434,14 +437,22 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake)
 }
 
 /*
- * Without tx->lock: hand @skb to the netdev and count the outcome.  A drop
- * is not reported to anyone: the RC transport repairs it by timeout.
+ * Without tx->lock: hand @skb to the netdev, or to the device itself when
+ * it is addressed to it, and count the outcome.  A drop is not reported to
+ * anyone: the RC transport repairs it by timeout.
  */
 static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb)
 {
 	unsigned int len = skb->len;
 	int rc;
 
+	if (sroce_lo_wants(tx->sdev, skb)) {
+		if (sroce_lo_xmit(tx->lo, skb)) {
+			sroce_stats_inc(tx->sdev, SROCE_CNT_TX_DROPS);
+			return;
+		}
+		goto sent;
+	}
 	/*
 	 * NET_XMIT_CN: queued, though the qdisc signals congestion.
 	 * net_xmit_eval() evaluates its argument twice: never pass it the call.
@@ -451,6 +462,7 @@ static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb)
 		sroce_stats_inc(tx->sdev, SROCE_CNT_TX_DROPS);
 		return;
 	}
+sent:
 	sroce_stats_inc(tx->sdev, SROCE_CNT_TX_PACKETS);
 	sroce_stats_add(tx->sdev, SROCE_CNT_TX_BYTES, len);
 }
@@ -716,7 +728,11 @@ int sroce_tx_init(struct sroce_dev *sdev)
 		return -ENOMEM;
 	tx->wq = alloc_workqueue("sroce_tx/%s", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0,
 				 sdev->ndev->name);
-	if (!tx->wq) {
+	tx->lo = sroce_lo_create(sdev);
+	if (!tx->wq || !tx->lo) {
+		if (tx->wq)
+			destroy_workqueue(tx->wq);
+		sroce_lo_destroy(tx->lo);
 		kfree(tx);
 		return -ENOMEM;
 	}
@@ -774,6 +790,8 @@ void sroce_tx_fini(struct sroce_dev *sdev)
 	spin_unlock_bh(&tx->lock);
 	for (p = 0; p < SROCE_NUM_PRIO; p++)
 		WARN_ON_ONCE(!list_empty(&tx->prio[p].waiters));
+	/* no drainer is left to loop a packet back */
+	sroce_lo_destroy(tx->lo);
 
 	destroy_workqueue(tx->wq);
 	sdev->tx = NULL;

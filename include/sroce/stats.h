@@ -26,6 +26,7 @@ enum sroce_counter {
 	SROCE_CNT_RX_BAD_RESP,		/* responses not matching any WQE */
 	SROCE_CNT_RX_CNP,		/* congestion notifications received */
 	SROCE_CNT_RX_MCAST,		/* multicast packets with group members */
+	SROCE_CNT_RX_LOOPBACK,		/* sent by this device to itself */
 	SROCE_CNT_TX_PACKETS,
 	SROCE_CNT_TX_BYTES,
 	SROCE_CNT_TX_DROPS,		/* the netdev or qdisc refused a packet */
