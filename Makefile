@@ -6,7 +6,7 @@
 KVER ?= $(shell find /lib/modules -maxdepth 1 -name '6.12.*-amd64' -printf '%f\n' 2>/dev/null | sort -V | tail -n 1)
 KDIR ?= /lib/modules/$(KVER)/build
 
-.PHONY: all modules deps kunit vmtest check demo bench clean style
+.PHONY: all modules deps kunit vmtest check check-long demo bench clean style
 
 all: modules
 
@@ -25,6 +25,9 @@ vmtest: deps modules
 
 check: deps
 	bash scripts/check.sh
+
+check-long: deps
+	SROCE_CHECK_LONG=1 bash scripts/check.sh
 
 demo: deps modules
 	bash scripts/demo.sh

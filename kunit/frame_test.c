@@ -819,7 +819,7 @@ static void sroce_frame_build_in_place(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, buf, v->data, v->len);
 }
 
-/* The GRH of a RoCEv1 frame, field by field (roce-spec 1.2), and back. */
+/* The GRH of a RoCEv1 frame, field by field (IBTA vol. 1 ch. 8), and back. */
 static void sroce_frame_v1_grh_layout(struct kunit *test)
 {
 	static const struct {

@@ -14,12 +14,12 @@
 /* Headers start at odd addresses on the wire; test them there too. */
 #define SROCE_HDR_TEST_OFF	1
 
-/* BTH of the scapy UC SEND_ONLY example (roce-spec 2.3 B). */
+/* BTH of the scapy UC SEND_ONLY example (testing.rst, "Test vectors"). */
 static const u8 sroce_hdr_test_bth_uc[SROCE_BTH_LEN] = {
 	0x24, 0x60, 0xff, 0xff, 0x00, 0x00, 0x00, 0xd3, 0x00, 0xcf, 0x17, 0x10,
 };
 
-/* BTH of the ConnectX-4 Lx CNP capture (roce-spec 2.3 A). */
+/* BTH of the ConnectX-4 Lx CNP capture (testing.rst, "Test vectors"). */
 static const u8 sroce_hdr_test_bth_cnp[SROCE_BTH_LEN] = {
 	0x81, 0x00, 0xff, 0xff, 0x40, 0x00, 0x01, 0x18, 0x00, 0x00, 0x00, 0x00,
 };

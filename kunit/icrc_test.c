@@ -220,10 +220,12 @@ static void sroce_icrc_store_order(struct kunit *test)
 }
 
 /*
- * An ICRC written from roce-spec 2.1 and 2.2 alone, sharing nothing with
- * icrc.c: CRC-32 one bit at a time (reflected polynomial 0xedb88320,
- * register ~0, result inverted) over eight bytes of ones and a copy of the
- * packet with the variant fields set to ones.
+ * An ICRC written from the rules alone (IBTA vol. 1 7.8.1, with annexes
+ * A16 and A17 for RoCE; summed up in Documentation/testing.rst, "Test
+ * vectors"), sharing nothing with icrc.c: CRC-32 one bit at a time
+ * (reflected polynomial 0xedb88320, register ~0, result inverted) over
+ * eight bytes of ones and a copy of the packet with the variant fields set
+ * to ones.
  */
 static const u8 sroce_icrc_ones[8] = {
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,

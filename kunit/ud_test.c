@@ -188,8 +188,8 @@ static void sroce_ud_short_deth(struct kunit *test)
 
 /*
  * A send WR whose Q_Key has the high bit set uses the QP's Q_Key instead
- * (roce-spec 4.7); QP1 always has the GSI Q_Key.  A receive accepts only
- * the QP's Q_Key.
+ * (IBTA vol. 1 ch. 11, Post Send Request); QP1 always has the GSI's Q_Key
+ * (ch. 13).  A receive accepts only the QP's Q_Key.
  */
 static void sroce_ud_qkey_rules(struct kunit *test)
 {

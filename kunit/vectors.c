@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test vectors of the sroce RoCE reference (roce-spec), section 2.3.  The
- * two external ones (A, B) come from scapy's RoCE tests; the others were
- * computed with the section 2.4 reference script and are only as good as
- * that script.
+ * Test vectors: whole packets from the network header to the ICRC.
+ * Documentation/testing.rst, "Test vectors", says where each comes from:
+ * cnp and uc are external (a ConnectX-4 Lx capture and scapy's UC
+ * example, both from scapy's RoCE tests); v1, v6 and ipopt were computed
+ * for sroce, with a reference ICRC that shares no code with icrc.c, and
+ * are only as good as that computation.
  */
 #include <linux/kernel.h>
 
 #include "vectors.h"
 
-/* roce-spec 2.3 A: ConnectX-4 Lx CNP capture, from the IPv4 header */
+/* External: ConnectX-4 Lx CNP capture, from the IPv4 header */
 static const u8 sroce_vec_cnp[] = {
 	0x45, 0xc2, 0x00, 0x3c, 0x71, 0x8c, 0x40, 0x00, 0x40, 0x11, 0x91, 0x61,
 	0x0a, 0x00, 0x11, 0x01, 0x0a, 0x00, 0x12, 0x01, 0x00, 0x00, 0x12, 0xb7,
@@ -18,7 +20,7 @@ static const u8 sroce_vec_cnp[] = {
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x82, 0xfd, 0x00, 0x2a,
 };
 
-/* roce-spec 2.3 B: scapy UC SEND_ONLY, IPv4, PadCnt 2 */
+/* External: scapy's UC SEND_ONLY, IPv4, PadCnt 2, UDP checksum 0 */
 static const u8 sroce_vec_uc[] = {
 	0x45, 0x01, 0x00, 0x40, 0x04, 0x78, 0x40, 0x00, 0x40, 0x11, 0xb4, 0xd5,
 	0xc0, 0xa8, 0x00, 0x07, 0xc0, 0xa8, 0x00, 0x07, 0xc0, 0x00, 0x12, 0xb7,
@@ -28,7 +30,7 @@ static const u8 sroce_vec_uc[] = {
 	0x78, 0xf3, 0x53, 0xf3,
 };
 
-/* roce-spec 2.3: RoCEv1 RC SEND_ONLY, from the GRH (self-computed) */
+/* Computed: RoCEv1 RC SEND_ONLY, from the GRH */
 static const u8 sroce_vec_v1[] = {
 	0x60, 0x00, 0x00, 0x00, 0x00, 0x18, 0x1b, 0x40, 0xfe, 0x80, 0x00, 0x00,
 	0x00, 0x00, 0x00, 0x00, 0x02, 0x02, 0x03, 0xff, 0xfe, 0x04, 0x05, 0x06,
@@ -38,7 +40,7 @@ static const u8 sroce_vec_v1[] = {
 	0xed, 0xc5, 0x8c, 0x7c,
 };
 
-/* roce-spec 2.3: RoCEv2/IPv6 RC SEND_ONLY (self-computed) */
+/* Computed: RoCEv2/IPv6 RC SEND_ONLY */
 static const u8 sroce_vec_v6[] = {
 	0x60, 0x21, 0x23, 0x45, 0x00, 0x20, 0x11, 0x40, 0x20, 0x01, 0x0d, 0xb8,
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
@@ -49,8 +51,8 @@ static const u8 sroce_vec_v6[] = {
 };
 
 /*
- * 2.3 B with IHL 6 and four option bytes (NOP NOP NOP EOL); ICRC from the
- * roce-spec 2.4 script, which covers options unmasked (self-computed).
+ * Computed: uc with IHL 6 and four option bytes (NOP NOP NOP EOL); the
+ * ICRC covers the options unmasked.
  */
 static const u8 sroce_vec_ipopt[] = {
 	0x46, 0x01, 0x00, 0x44, 0x04, 0x78, 0x40, 0x00, 0x40, 0x11, 0xb1, 0xd0,

@@ -5,7 +5,11 @@
 # tests, then some of them again on the debug guest kernel.  Every check is counted; the last line is
 # "N passed, N failed" and the exit status is non-zero if anything failed.
 #
-# SROCE_CHECK_ONLY="build kunit guest debug" picks stages (default: all).
+# SROCE_CHECK_ONLY="build kunit guest debug" picks stages (default: all),
+# SROCE_CHECK_TESTS="NAME..." guest tests by name (default: all), and
+# SROCE_CHECK_LONG=1 (make check-long) adds the long variants: the second
+# interop direction, rc-pair's full matrix, netem and the full-length soaks
+# on the debug kernel.
 # Logs are kept (and their directory printed) only when something failed,
 # or when SROCE_LOGDIR names where to put them.
 set -uo pipefail
@@ -13,11 +17,13 @@ set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
 stages=${SROCE_CHECK_ONLY:-build kunit guest debug}
+long=${SROCE_CHECK_LONG:-0}
 logdir=${SROCE_LOGDIR:-$(mktemp -d /tmp/sroce-check.XXXXXX)}
 mkdir -p "$logdir"
 passed=0
 failed=0
-splat_re='BUG: |WARNING: |KASAN: |UBSAN: |possible circular locking|possible recursive locking|Oops|general protection fault|kmemleak: .*suspected'
+# The guest rig's patterns (guest-init.sh), for the KUnit kernel's log too.
+splat_re=$(cat scripts/splat.re)
 
 ok() {
 	passed=$((passed + 1))
@@ -29,7 +35,21 @@ not_ok() {
 	echo "not ok - $1${2:+: $2}"
 }
 
+# Each stage's duration is printed when the next starts (and at the end),
+# so a slow run shows where its time went.
+cur_stage=
+stage_t0=$SECONDS
+check_t0=$SECONDS
+stage_done() {
+	local d=$((SECONDS - stage_t0))
+	[ -z "$cur_stage" ] || printf '=== %s took %dm%02ds\n' "$cur_stage" $((d / 60)) $((d % 60))
+	cur_stage=
+}
+
 stage() {
+	stage_done
+	cur_stage=$1
+	stage_t0=$SECONDS
 	printf '\n=== %s (%s)\n' "$1" "$(date +%T)"
 }
 
@@ -91,6 +111,9 @@ run_guest_tests() {
 		rest=${t#* }
 		name=${rest%%:*}
 		rest=${rest#*:}
+		if [ -n "${SROCE_CHECK_TESTS:-}" ] && [[ " $SROCE_CHECK_TESTS " != *" $name "* ]]; then
+			continue
+		fi
 		script=$repo/${rest%%:*}
 		envs=()
 		[[ $rest == *:* ]] && read -ra envs <<<"${rest#*:}"
@@ -128,9 +151,29 @@ if want build; then
 	fi
 fi
 
+# KUnit: the suites run in QEMU on the debug kernel (scripts/kunit.sh).
+# The plan comes from the suites' sources (kunit-plan.awk): every suite
+# there must report every one of its cases, so a suite dropped from Kbuild
+# or a case that never ran is a failure, not a smaller total.  The splat
+# scan reads this run's console log.
+kunit_ran() {
+	awk '
+		/=+ [A-Za-z0-9_]+ \([0-9]+ subtests?\) =+/ {
+			match($0, /= [A-Za-z0-9_]+ \(/)
+			suite = substr($0, RSTART + 2, RLENGTH - 4)
+			ran[suite] += 0
+			next
+		}
+		/=/ { next }
+		suite != "" && /\] \[(PASSED|FAILED|CRASHED)\] / { ran[suite]++ }
+		END { for (s in ran) print s, ran[s] }
+	' "$1"
+}
+
 if want kunit; then
 	stage kunit
-	bash scripts/kunit.sh >"$logdir/kunit.log" 2>&1
+	klog=$logdir/kunit.console
+	bash scripts/kunit.sh "$klog" >"$logdir/kunit.log" 2>&1
 	rc=$?
 	grep -E '\] (\[(PASSED|FAILED|SKIPPED|CRASHED)\]|Testing complete)' "$logdir/kunit.log" |
 		grep -v '====' || true
@@ -141,14 +184,24 @@ if want kunit; then
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		tail -n 40 "$logdir/kunit.log"
 		not_ok "kunit run" "kunit.sh exited $rc (see $logdir/kunit.log)"
-	elif [ "$p" = 0 ]; then
-		not_ok "kunit run" "no test ran"
 	fi
-	# kunit.py shows only KUnit's lines; the KASAN/lockdep kernel's own
-	# complaints are in the full log.
-	klog=${SROCE_CACHE:-/var/cache/sroce}/kunit-build/test.log
-	if [ ! -f "$klog" ]; then
-		not_ok "KUnit kernel log free of splats" "no $klog"
+	declare -A kran=()
+	while read -r suite n; do
+		kran[$suite]=$n
+	done < <(kunit_ran "$logdir/kunit.log")
+	kplanned=0
+	kmissing=0
+	while read -r suite n; do
+		kplanned=$((kplanned + n))
+		if [ "${kran[$suite]:-none}" != "$n" ]; then
+			kmissing=$((kmissing + 1))
+			not_ok "KUnit suite $suite ran its $n cases" "ran ${kran[$suite]:-none}"
+		fi
+	done < <(awk -f scripts/kunit-plan.awk kunit/*.c || echo "kunit-plan-failed 1")
+	echo "# KUnit: $kplanned cases planned in kunit/*.c, $((p + f)) reported"
+	[ "$kmissing" != 0 ] || [ "$kplanned" = 0 ] || ok "KUnit: every planned suite and case ran ($kplanned)"
+	if [ ! -s "$klog" ]; then
+		not_ok "KUnit kernel log free of splats" "no console log $klog"
 	elif grep -E "$splat_re" "$klog"; then
 		not_ok "KUnit kernel log free of splats" "see $klog"
 	else
@@ -174,7 +227,6 @@ if want guest; then
 		"pair link-pair:scripts/tests/link-pair.sh"
 		"pair rc-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=sroce"
 		"pair rc-sroce-rxe:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe $interop"
-		"pair rc-rxe-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=rxe SROCE_DRV_B=sroce $interop"
 		"pair nvmeof-sroce-sroce:scripts/tests/nvmeof-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=sroce"
 		"pair nvmeof-sroce-rxe:scripts/tests/nvmeof-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe"
 		"pair transports-sroce-sroce:scripts/tests/transports-pair.sh"
@@ -186,6 +238,13 @@ if want guest; then
 		"pair wire-sroce-rxe:scripts/tests/wire-pair.sh:SROCE_DRV_B=rxe SROCE_WIRE_ONLY=wire,rdmacm"
 		"pair fuzz-sroce-sroce:scripts/tests/fuzz-pair.sh"
 	)
+	# make check-long: what the rest already covers once, again in the
+	# other role or at full length.
+	long_tests=(
+		"pair rc-rxe-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=rxe SROCE_DRV_B=sroce $interop"
+		"pair rc-full-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_RC_FULL=1"
+	)
+	[ "$long" = 1 ] && tests+=("${long_tests[@]}")
 	run_guest_tests -- "${tests[@]}"
 fi
 
@@ -198,18 +257,31 @@ if want debug; then
 	stage "debug guest kernel"
 	if kernel=$(bash scripts/guest-kernel.sh 2>"$logdir/guest-kernel.log"); then
 		ok "debug guest kernel builds (KASAN, lockdep, kmemleak)"
-		run_guest_tests --kernel "$kernel" -- \
-			"pair debug-rc:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=pingpong,rdmacm,verify SROCE_RC_VERIFY_MAX=1048576" \
-			"pair debug-mcast:scripts/tests/mcast-pair.sh" \
-			"single debug-teardown:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=300" \
-			"single debug-hostile-rings:scripts/tests/hostile-rings.sh" \
-			"pair debug-fuzz:scripts/tests/fuzz-pair.sh"
+		debug_tests=(
+			"pair debug-rc:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=verify SROCE_RC_VERIFY_MAX=1048576"
+			"pair debug-mcast:scripts/tests/mcast-pair.sh"
+			"single debug-teardown:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=150"
+			"single debug-hostile-rings:scripts/tests/hostile-rings.sh:SROCE_HOSTILE_ROUNDS=4"
+			"pair debug-fuzz:scripts/tests/fuzz-pair.sh:SROCE_FUZZ_COUNT=1000"
+		)
+		debug_long_tests=(
+			"pair debug-rc-long:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=pingpong,rdmacm,verify SROCE_RC_VERIFY_MAX=1048576"
+			"single debug-teardown-long:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=300"
+			"single debug-hostile-rings-long:scripts/tests/hostile-rings.sh"
+			"pair debug-fuzz-long:scripts/tests/fuzz-pair.sh"
+			"pair debug-netem:scripts/tests/netem-pair.sh:SROCE_NETEM_MAX=65536"
+		)
+		[ "$long" = 1 ] && debug_tests+=("${debug_long_tests[@]}")
+		run_guest_tests --kernel "$kernel" -- "${debug_tests[@]}"
 	else
 		tail -n 40 "$logdir/guest-kernel.log"
 		not_ok "debug guest kernel builds (KASAN, lockdep, kmemleak)"
 	fi
 fi
 
+stage_done
+d=$((SECONDS - check_t0))
+printf '=== make check took %dm%02ds\n' $((d / 60)) $((d % 60))
 echo
 if [ "$failed" != 0 ] || [ -n "${SROCE_LOGDIR:-}" ]; then
 	echo "logs: $logdir"

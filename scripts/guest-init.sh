@@ -93,8 +93,10 @@ ip addr add "$SROCE_MY_IP4/24" dev eth0
 ip -6 addr add "$SROCE_MY_IP6/64" dev eth0 nodad
 ip link set eth0 up || rig_die "cannot bring eth0 up"
 
-# Matches the start of any kernel report a test must not leave behind.
-splat_re='BUG:|kernel BUG at|WARNING:|Oops|KASAN|UBSAN|KFENCE|possible circular locking|INFO: task .* blocked|kmemleak: .*suspected memory leaks|unreferenced object|general protection|Call Trace|refcount_t:|list_(add|del) corruption|detected stall|Kernel panic'
+# Matches the start of any kernel report a test must not leave behind;
+# check.sh scans the KUnit kernel's log with the same patterns.
+splat_re=$(cat "$SROCE_REPO/scripts/splat.re" 2>/dev/null) || rig_die "cannot read scripts/splat.re"
+[ -n "$splat_re" ] || rig_die "scripts/splat.re is empty"
 
 echo "rig: guest $role up, running $rig_script"
 : >"$rig/started.$role"

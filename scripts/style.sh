@@ -2,10 +2,30 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # checkpatch --strict over every C file of the driver, its headers and its
-# KUnit suites, using the checkpatch of Debian's linux-source-6.12.
+# KUnit suites, using the checkpatch of Debian's linux-source-6.12; and no
+# source or build file citing a document that is not in the repository.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+status=0
+
+# Comments cite the IBTA or Documentation/, never a document kept outside
+# the repository.  scripts/tests/ is not checked yet.  The patterns are
+# bracketed so that this file does not match itself.
+rc=0
+cites=$(git grep -n -I --untracked -E \
+	-e '(^|[^[:alnum:]_])roce-spe[c]' -e 'design[.]md' -e 'peers[.]md' \
+	-e '[.][.]/share[d]/' \
+	-- drivers include kunit scripts Kbuild Kconfig Makefile \
+	':!scripts/tests') || rc=$?
+[ "$rc" -le 1 ] || exit "$rc"
+if [ -n "$cites" ]; then
+	sed 's/^\([^:]*:[0-9]*\):\(.*\)$/style: \1: cites a document outside the repository: \2/' \
+		<<<"$cites" >&2
+	status=1
+fi
+
 cache=${SROCE_CACHE:-/var/cache/sroce}
 cp=$cache/linux-source-6.12/scripts/checkpatch.pl
 if [ ! -f "$cp" ]; then
@@ -14,7 +34,7 @@ if [ ! -f "$cp" ]; then
 	mkdir -p "$cache"
 	tar -C "$cache" -xf "$tarball" linux-source-6.12/scripts linux-source-6.12/Documentation/dev-tools
 fi
-cd "$repo"
 mapfile -t files < <(git ls-files '*.c' '*.h')
 perl "$cp" --strict --no-tree --quiet --show-types \
-	-f "${files[@]}"
+	-f "${files[@]}" || status=$?
+exit "$status"

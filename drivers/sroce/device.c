@@ -256,7 +256,10 @@ static void sroce_dealloc_driver(struct ib_device *ib_dev)
 
 static const struct ib_device_ops sroce_dev_ops = {
 	.owner = THIS_MODULE,
-	/* what makes Debian's unmodified librxe drive us (roce-spec 7.5) */
+	/*
+	 * what makes Debian's unmodified librxe drive us
+	 * (Documentation/design.rst, "rxe userspace ABI")
+	 */
 	.driver_id = RDMA_DRIVER_RXE,
 	.uverbs_abi_ver = SROCE_UVERBS_ABI_VERSION,
 

@@ -44,7 +44,7 @@
 #include <sroce/stats.h>
 #include <sroce/verbs.h>
 
-/* librxe's WQE layouts (roce-spec 7.2); a change here breaks the ABI */
+/* librxe's WQE layouts (Documentation/design.rst); changes break the ABI */
 static_assert(sizeof(struct rxe_send_wqe) == 208);
 static_assert(sizeof(struct rxe_recv_wqe) == 40);
 /* SGEs are copied between the rings and ib_sge arrays as they are */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Rings shared with userspace in the layout librxe expects (struct
- * rxe_queue_buf of <rdma/rdma_user_rxe.h>, roce-spec 7.3), also used for
- * kernel-only queues so the transport has one code path.
+ * rxe_queue_buf of <rdma/rdma_user_rxe.h>; Documentation/design.rst, "rxe
+ * userspace ABI"), also used for kernel-only queues so the transport has
+ * one code path.
  *
  * A ring of 2^n slots holds at most 2^n - 1 elements: producer == consumer
  * means empty, producer + 1 == consumer (mod 2^n) means full.  Both indices

@@ -23,8 +23,11 @@
  *
  * Usage: hostile_rings -a DEV_A -A GID_INDEX_A -b DEV_B -B GID_INDEX_B
  *	[-r RACE_ROUNDS] [-s RACE_SECONDS_PER_ROUND] [-S SEED]
- * Prints "PASS name", "FAIL name: why" and "INFO ..." lines; exits 1 if
- * anything failed.
+ *        hostile_rings --plan [-r RACE_ROUNDS]
+ * Prints "PASS name", "FAIL name: why" and "INFO ..." lines, one PASS or
+ * FAIL for each check of plan_checks() whatever happens (check_plan.h);
+ * exits 1 if anything failed.  --plan prints how many checks a run with
+ * those race rounds reports.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -45,6 +48,8 @@
 #include <rdma/ib_user_verbs.h>
 #include <rdma/rdma_user_rxe.h>
 
+#include "check_plan.h"
+
 #define SQ_WR		15	/* 16 slots: index mask 15 */
 #define RQ_WR		31	/* 32 slots: index mask 31 */
 #define CQ_CQE		63	/* 64 slots or more: index mask >= 63 */
@@ -52,6 +57,7 @@
 #define BUF_SIZE	65536
 #define MSG		64
 #define QKEY		0x11111111
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* the header of a ring as librxe and the kernel share it (rxe_queue.h) */
 #define RING_PROD	128
@@ -64,21 +70,18 @@ static int rnr_retry = 1;
 
 static void pass(const char *name)
 {
-	printf("PASS %s\n", name);
-	fflush(stdout);
+	failures += plan_report(name, NULL);
 }
 
-static void fail(const char *name, const char *fmt, ...)
+static void __printf(2, 3) fail(const char *name, const char *fmt, ...)
 {
+	char why[256];
 	va_list ap;
 
-	printf("FAIL %s: ", name);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	failures++;
+	failures += plan_report(name, why);
 }
 
 static void info(const char *fmt, ...)
@@ -93,9 +96,15 @@ static void info(const char *fmt, ...)
 	fflush(stdout);
 }
 
+/* setup failed: every check not reported yet fails with the reason */
 static void die(const char *what)
 {
-	printf("FAIL setup: %s: %s\n", what, strerror(errno));
+	char why[256];
+
+	snprintf(why, sizeof(why), "setup failed: %s: %s", what,
+		 strerror(errno));
+	printf("INFO %s\n", why);
+	plan_finish(why);
 	exit(1);
 }
 
@@ -449,14 +458,30 @@ static int destroy_qpx(struct qpx *x)
 	return err;
 }
 
+/* the checks destroy_one() and destroy_pair() report for check NAME */
+#define UD_DESTROYED	"%s: UD QP and CQ destroyed"
+#define DESTROYED	"%s: QPs and CQs destroyed"
+
+static void destroy_one(const char *name, struct qpx *x)
+{
+	char what[PLAN_NAME];
+	int err = destroy_qpx(x);
+
+	snprintf(what, sizeof(what), UD_DESTROYED, name);
+	if (err)
+		fail(what, "%s", strerror(err));
+	else
+		pass(what);
+}
+
 static void destroy_pair(const char *name, struct pair *p)
 {
-	char what[160];
+	char what[PLAN_NAME];
 	int err = destroy_qpx(&p->a);
 
 	if (!err)
 		err = destroy_qpx(&p->b);
-	snprintf(what, sizeof(what), "%s: QPs and CQs destroyed", name);
+	snprintf(what, sizeof(what), DESTROYED, name);
 	if (err)
 		fail(what, "%s", strerror(err));
 	else
@@ -705,8 +730,7 @@ static void sq_garbage_one(enum sq_garbage g)
 			fail(name, "doorbell: %s", strerror(err));
 		else
 			expect_wc(name, &ud, 1000 + g, sq_cases[g].status, 1);
-		if (destroy_qpx(&ud))
-			fail(name, "UD QP destroy");
+		destroy_one(name, &ud);
 		destroy_pair(name, &pr);
 		return;
 	}
@@ -834,6 +858,12 @@ static void sq_cons_garbage(void)
 
 /* ---- UD address handles -------------------------------------------------- */
 
+/* a legal UD send with an AH of side A's first and second PD */
+static const char *const ud_legal[2] = {
+	"UD: a legal send with librxe's own ah_num",
+	"UD: a legal send with librxe's own ah_num, second PD",
+};
+
 /* ah_num librxe wrote into a slot for an AH of @pd (a legal post) */
 static __u32 learn_ah_num(struct ibv_pd *pd, struct ibv_ah **ahp)
 {
@@ -868,17 +898,34 @@ static __u32 learn_ah_num(struct ibv_pd *pd, struct ibv_ah **ahp)
 	w = ring_slot(&ud.sq, p);
 	num = w->wr.wr.ud.ah_num;
 	if (!next_wc(ud.cq, &wc, 5) || wc.status != IBV_WC_SUCCESS)
-		fail("UD: a legal send with librxe's own ah_num",
-		     "no successful completion");
+		fail(ud_legal[pd != sa.pd], "no successful completion");
 	else
-		pass("UD: a legal send with librxe's own ah_num");
+		pass(ud_legal[pd != sa.pd]);
 	destroy_qpx(&ud);
 	return num;
 }
 
-static void ud_bad(const char *name, __u32 ah_num, __u32 remote_qpn,
-		   enum ibv_wc_status status)
+enum ud_garbage { U_AH_0, U_AH_MAX, U_AH_NEVER, U_AH_FOREIGN, U_QPN,
+	U_AH_DESTROYED, U_NR };
+
+static const struct {
+	const char *name;
+	enum ibv_wc_status status;
+} ud_cases[U_NR] = {
+	[U_AH_0] = { "UD: ah_num 0", IBV_WC_LOC_QP_OP_ERR },
+	[U_AH_MAX] = { "UD: ah_num 0xffffffff", IBV_WC_LOC_QP_OP_ERR },
+	[U_AH_NEVER] = { "UD: ah_num never allocated", IBV_WC_LOC_QP_OP_ERR },
+	[U_AH_FOREIGN] = { "UD: ah_num of another PD's AH",
+			   IBV_WC_LOC_PROT_ERR },
+	[U_QPN] = { "UD: remote QPN above 24 bits", IBV_WC_LOC_QP_OP_ERR },
+	[U_AH_DESTROYED] = { "UD: ah_num of a destroyed AH",
+			     IBV_WC_LOC_QP_OP_ERR },
+};
+
+static void ud_bad(enum ud_garbage g, __u32 ah_num, __u32 remote_qpn)
 {
+	const char *name = ud_cases[g].name;
+	enum ibv_wc_status status = ud_cases[g].status;
 	struct rxe_send_wqe *w;
 	struct qpx ud;
 	__u32 p;
@@ -896,8 +943,7 @@ static void ud_bad(const char *name, __u32 ah_num, __u32 remote_qpn,
 		fail(name, "doorbell: %s", strerror(err));
 	else
 		expect_wc(name, &ud, 300, status, 1);
-	if (destroy_qpx(&ud))
-		fail(name, "destroy");
+	destroy_one(name, &ud);
 }
 
 static void ud_scenarios(void)
@@ -909,19 +955,17 @@ static void ud_scenarios(void)
 	foreign_num = learn_ah_num(sa.pd2, &foreign);
 	info("ah_num of an AH on the QP's PD %u, on another PD %u",
 	     own_num, foreign_num);
-	ud_bad("UD: ah_num 0", 0, 1, IBV_WC_LOC_QP_OP_ERR);
-	ud_bad("UD: ah_num 0xffffffff", 0xffffffff, 1, IBV_WC_LOC_QP_OP_ERR);
-	ud_bad("UD: ah_num never allocated", own_num + 1000, 1,
-	       IBV_WC_LOC_QP_OP_ERR);
-	ud_bad("UD: ah_num of another PD's AH", foreign_num, 1,
-	       IBV_WC_LOC_PROT_ERR);
-	ud_bad("UD: remote QPN above 24 bits", own_num, 0x1000001,
-	       IBV_WC_LOC_QP_OP_ERR);
+	ud_bad(U_AH_0, 0, 1);
+	ud_bad(U_AH_MAX, 0xffffffff, 1);
+	ud_bad(U_AH_NEVER, own_num + 1000, 1);
+	ud_bad(U_AH_FOREIGN, foreign_num, 1);
+	ud_bad(U_QPN, own_num, 0x1000001);
 	/* the AH is gone: its number must not reach the freed object */
 	if (ibv_destroy_ah(own) || ibv_destroy_ah(foreign))
 		fail("UD: AHs destroyed", "%s", strerror(errno));
-	ud_bad("UD: ah_num of a destroyed AH", own_num, 1,
-	       IBV_WC_LOC_QP_OP_ERR);
+	else
+		pass("UD: AHs destroyed");
+	ud_bad(U_AH_DESTROYED, own_num, 1);
 }
 
 /* ---- receive queue scenarios --------------------------------------------- */
@@ -931,13 +975,15 @@ enum rq_garbage { R_NUM_SGE, R_LEN_WRAP, R_LKEY, R_PROD, R_NR };
 static const struct {
 	const char *name;
 	enum ibv_wc_status status;	/* the receiver's completion */
+	bool srq;			/* again on an SRQ ("SRQ: ...") */
 } rq_cases[R_NR] = {
-	[R_NUM_SGE] = { "RQ: num_sge 0xffffffff", IBV_WC_LOC_QP_OP_ERR },
+	[R_NUM_SGE] = { "RQ: num_sge 0xffffffff", IBV_WC_LOC_QP_OP_ERR,
+			true },
 	[R_LEN_WRAP] = { "RQ: SGE lengths past 2^32",
-			 IBV_WC_LOC_QP_OP_ERR },
-	[R_LKEY] = { "RQ: lkey 0xdeadbeef", IBV_WC_LOC_PROT_ERR },
+			 IBV_WC_LOC_QP_OP_ERR, true },
+	[R_LKEY] = { "RQ: lkey 0xdeadbeef", IBV_WC_LOC_PROT_ERR, true },
 	[R_PROD] = { "RQ: producer index 0xfffffff1 over zeroed slots",
-		     IBV_WC_LOC_LEN_ERR },
+		     IBV_WC_LOC_LEN_ERR, false },
 };
 
 static void rq_fill(struct rxe_recv_wqe *w, __u64 wr_id)
@@ -987,7 +1033,7 @@ static __u64 rq_put_garbage(const struct ring *r, enum rq_garbage g)
 
 static void rq_garbage_one(enum rq_garbage g, int srq)
 {
-	char name[128], what[160];
+	char name[128], what[PLAN_NAME];
 	struct ibv_srq_init_attr sia = {
 		.attr = { .max_wr = SRQ_WR, .max_sge = 2 },
 	};
@@ -1026,8 +1072,13 @@ static void rq_garbage_one(enum rq_garbage g, int srq)
 			pass(what);
 	}
 	destroy_pair(name, &pr);
-	if (s && ibv_destroy_srq(s))
-		fail(name, "SRQ destroy");
+	if (s) {
+		snprintf(what, sizeof(what), "%s: SRQ destroyed", name);
+		if (ibv_destroy_srq(s))
+			fail(what, "%s", strerror(errno));
+		else
+			pass(what);
+	}
 	new_rings(NULL, 0);
 }
 
@@ -1043,6 +1094,15 @@ static int next_async(struct ibv_context *ctx, struct ibv_async_event *ev,
 		return -1;
 	return ibv_get_async_event(ctx, ev);
 }
+
+/* consumer index garbage: how far past the producer, and the check */
+static const struct {
+	__u32 cons_delta;
+	const char *name;
+} cq_cases[] = {
+	{ 1, "CQ: consumer index one past the producer (full)" },
+	{ 0x80000001u, "CQ: consumer index out of range, full once masked" },
+};
 
 /*
  * The CQ's consumer index is userspace's: set so that the ring looks
@@ -1115,6 +1175,8 @@ static void cq_resize_garbage(void)
 		pass("CQ: resize after the index is put right");
 	if (ibv_destroy_cq(cq))
 		fail("CQ: destroyed after resizes", "%s", strerror(errno));
+	else
+		pass("CQ: destroyed after resizes");
 	new_rings(NULL, 0);
 }
 
@@ -1221,6 +1283,19 @@ static void *race_thread(void *arg)
 	return NULL;
 }
 
+#define RACE_RESET	"%s: QPs moved to RESET under the writer"
+
+/* rounds that move the QPs to ERR while the thread writes, and to RESET */
+static bool race_to_err(int round)
+{
+	return round % 3 == 1;
+}
+
+static bool race_to_reset(int round)
+{
+	return round % 3 == 2;
+}
+
 /*
  * One round: garble A's SQ and CQ indices and B's RQ from a thread while
  * this one rings A's doorbell, modifies the QPs and polls.  Every call
@@ -1236,7 +1311,7 @@ static void race_round(int round, double secs, unsigned int seed,
 	pthread_t t;
 	struct pair pr;
 	double end;
-	char name[80];
+	char name[80], what[PLAN_NAME];
 	int n, err;
 
 	make_rc_pair(&pr, NULL);
@@ -1253,22 +1328,24 @@ static void race_round(int round, double secs, unsigned int seed,
 		n = ibv_poll_cq(pr.b.cq, 16, wc);
 		if (n > 0)
 			*wcs += n;
-		if (round % 3 == 1 && now_s() > end - secs / 2 &&
+		if (race_to_err(round) && now_s() > end - secs / 2 &&
 		    qp_state(pr.a.qp) != IBV_QPS_ERR)
 			ibv_modify_qp(pr.a.qp, &qa, IBV_QP_STATE);
 	}
+	snprintf(name, sizeof(name), "race round %d", round);
 	/* RESET with the thread still writing: the rings are emptied */
-	if (round % 3 == 2) {
+	if (race_to_reset(round)) {
+		snprintf(what, sizeof(what), RACE_RESET, name);
 		qa.qp_state = IBV_QPS_RESET;
 		if (ibv_modify_qp(pr.a.qp, &qa, IBV_QP_STATE) ||
 		    ibv_modify_qp(pr.b.qp, &qa, IBV_QP_STATE))
-			fail("race: move to RESET under the writer", "%s",
-			     strerror(errno));
+			fail(what, "%s", strerror(errno));
+		else
+			pass(what);
 	}
 	atomic_store(&rc.stop, 1);
 	pthread_join(t, NULL);
 	*writes += rc.writes;
-	snprintf(name, sizeof(name), "race round %d", round);
 	destroy_pair(name, &pr);
 }
 
@@ -1304,16 +1381,95 @@ static void clean_traffic(const char *name)
 	destroy_pair(name, &pr);
 }
 
+static const char *const clean[2] = {
+	"clean traffic before the abuse",
+	"clean traffic after the abuse",
+};
+
+#define TEARDOWN	"teardown: MRs, PDs and devices freed"
+
+/* every check a run of @rounds race rounds reports, in the order of main() */
+static void plan_checks(int rounds)
+{
+	char name[PLAN_NAME];
+	size_t i;
+	int r;
+
+	plan_add("%s", clean[0]);
+	plan_add(DESTROYED, clean[0]);
+	plan_add("uverbs post_send with a real WR: EINVAL");
+	plan_add("uverbs post_recv on a user QP: EOPNOTSUPP");
+	plan_add(DESTROYED, "refused calls");
+	for (i = 0; i < G_NR; i++) {
+		plan_add("%s", sq_cases[i].name);
+		if (i == G_OPCODE_UD_READ)
+			plan_add(UD_DESTROYED, sq_cases[i].name);
+		plan_add(DESTROYED, sq_cases[i].name);
+	}
+	plan_add("SQ: producer index 0xdeadbeef");
+	plan_add(DESTROYED, "SQ: producer index 0xdeadbeef");
+	plan_add("SQ: garbage in the kernel-owned consumer index");
+	plan_add("SQ: the SEND after the garbage index arrives");
+	plan_add("SQ: producer index moved backwards");
+	plan_add("SQ: one completion for a WQE whose index went back");
+	plan_add(DESTROYED, "SQ: kernel-owned indices");
+	for (i = 0; i < ARRAY_SIZE(ud_legal); i++)
+		plan_add("%s", ud_legal[i]);
+	for (i = 0; i < ARRAY_SIZE(ud_cases); i++) {
+		plan_add("%s", ud_cases[i].name);
+		plan_add(UD_DESTROYED, ud_cases[i].name);
+	}
+	plan_add("UD: AHs destroyed");
+	for (i = 0; i < R_NR; i++) {
+		for (r = 0; r <= rq_cases[i].srq; r++) {
+			snprintf(name, sizeof(name), "%s%s", r ? "S" : "",
+				 rq_cases[i].name);
+			plan_add("%s", name);
+			plan_add("%s: the sender fails too", name);
+			plan_add(DESTROYED, name);
+			if (r)
+				plan_add("%s: SRQ destroyed", name);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(cq_cases); i++) {
+		plan_add("%s", cq_cases[i].name);
+		plan_add(DESTROYED, cq_cases[i].name);
+	}
+	plan_add("CQ: resize below the count a garbage index claims");
+	plan_add("CQ: resize after the index is put right");
+	plan_add("CQ: destroyed after resizes");
+	for (r = 0; r < rounds; r++) {
+		snprintf(name, sizeof(name), "race round %d", r);
+		if (race_to_reset(r))
+			plan_add(RACE_RESET, name);
+		plan_add(DESTROYED, name);
+	}
+	plan_add("race: doorbells return 0 or EINVAL");
+	plan_add("%s", clean[1]);
+	plan_add(DESTROYED, clean[1]);
+	plan_add(TEARDOWN);
+}
+
 int main(int argc, char **argv)
 {
 	const char *da = NULL, *db = NULL;
 	int ga = -1, gb = -1, rounds = 12, c, i, bad_kick = 0;
 	unsigned long kicks = 0, wcs = 0, writes = 0;
+	static const struct option longopts[] = {
+		{ "plan", no_argument, NULL, 'P' },
+		{ NULL, 0, NULL, 0 },
+	};
 	unsigned int seed = time(NULL);
+	const char *why = NULL;
 	double secs = 1.0;
+	int plan_only = 0;
 
-	while ((c = getopt(argc, argv, "a:A:b:B:r:s:S:")) != -1) {
+	while ((c = getopt_long(argc, argv, "a:A:b:B:r:s:S:", longopts,
+				NULL)) != -1) {
 		switch (c) {
+		case 'P':
+			plan_only = 1;
+			break;
 		case 'a':
 			da = optarg;
 			break;
@@ -1337,9 +1493,14 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: %s %s\n", argv[0],
-				"-a DEV -A GIDX -b DEV -B GIDX [-r ROUNDS] [-s SECS] [-S SEED]");
+				"-a DEV -A GIDX -b DEV -B GIDX [-r ROUNDS] [-s SECS] [-S SEED] | --plan [-r ROUNDS]");
 			return 2;
 		}
+	}
+	plan_checks(rounds);
+	if (plan_only) {
+		printf("%d\n", plan_n);
+		return 0;
 	}
 	if (!da || !db || ga < 0 || gb < 0) {
 		fprintf(stderr, "%s: -a -A -b -B are required\n", argv[0]);
@@ -1349,7 +1510,7 @@ int main(int argc, char **argv)
 	open_side(&sa, da, ga);
 	open_side(&sb, db, gb);
 
-	clean_traffic("clean traffic before the abuse");
+	clean_traffic(clean[0]);
 	refused_calls();
 	for (i = 0; i < G_NR; i++)
 		sq_garbage_one(i);
@@ -1358,12 +1519,11 @@ int main(int argc, char **argv)
 	ud_scenarios();
 	for (i = 0; i < R_NR; i++) {
 		rq_garbage_one(i, 0);
-		if (i != R_PROD)
+		if (rq_cases[i].srq)
 			rq_garbage_one(i, 1);
 	}
-	cq_cons_garbage(1, "CQ: consumer index one past the producer (full)");
-	cq_cons_garbage(0x80000001u,
-			"CQ: consumer index out of range, full once masked");
+	for (i = 0; i < (int)ARRAY_SIZE(cq_cases); i++)
+		cq_cons_garbage(cq_cases[i].cons_delta, cq_cases[i].name);
 	cq_resize_garbage();
 
 	info("race: %d rounds of %.1f s, seed %u", rounds, secs, seed);
@@ -1377,17 +1537,22 @@ int main(int argc, char **argv)
 		     strerror(bad_kick));
 	else
 		pass("race: doorbells return 0 or EINVAL");
-	clean_traffic("clean traffic after the abuse");
+	clean_traffic(clean[1]);
 
 	/* everything of this process goes */
 	for (i = 0; i < 2; i++) {
 		struct side *s = i ? &sb : &sa;
 
-		if (ibv_dereg_mr(s->mr) || ibv_dereg_mr(s->mr2) ||
-		    ibv_dealloc_pd(s->pd) || ibv_dealloc_pd(s->pd2) ||
-		    ibv_close_device(s->ctx))
-			fail("teardown", "%s", strerror(errno));
+		if (!why && (ibv_dereg_mr(s->mr) || ibv_dereg_mr(s->mr2) ||
+			     ibv_dealloc_pd(s->pd) || ibv_dealloc_pd(s->pd2) ||
+			     ibv_close_device(s->ctx)))
+			why = strerror(errno);
 	}
+	if (why)
+		fail(TEARDOWN, "%s", why);
+	else
+		pass(TEARDOWN);
+	failures += plan_finish("an earlier step failed");
 	printf("%s: %d failed\n", argv[0], failures);
 	return failures ? 1 : 0;
 }

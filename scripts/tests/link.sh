@@ -8,6 +8,13 @@ set -u
 # shellcheck source=scripts/tests/sroce-lib.sh
 . "$SROCE_REPO/scripts/tests/sroce-lib.sh"
 
+# netdev MTU:active IB MTU, one check each
+mtus=(1500:1024 2200:2048 4200:4096 9000:4096 1100:512)
+# The checks outside that loop, by section: identity 11, GIDs 8, port
+# state 7, refusals 7, delete and reuse 3, netdev removal 2, namespaces
+# 8, rdma_rxe 6, module unload 7.
+t_plan $((11 + 8 + 7 + ${#mtus[@]} + 7 + 3 + 2 + 8 + 6 + 7))
+
 sroce_load
 
 ip link add va mtu 4200 type veth peer name vb mtu 4200
@@ -80,7 +87,7 @@ kill "$watch_pid" 2>/dev/null
 wait "$watch_pid" 2>/dev/null
 
 # --- active MTU follows the netdev MTU ------------------------------------
-for m in 1500:1024 2200:2048 4200:4096 9000:4096 1100:512; do
+for m in "${mtus[@]}"; do
 	ip link set va mtu "${m%%:*}"
 	t_check "netdev MTU ${m%%:*} gives IB MTU ${m##*:}" \
 		bash -c "[[ \"\$(devinfo sroce0 active_mtu)\" == ${m##*:}* ]]"

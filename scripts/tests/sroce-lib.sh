@@ -70,6 +70,20 @@ t_refuse() {
 	fi
 }
 
+# t_status NAME STATUS [OUTPUT]: the check NAME for a command that ran
+# before the plan was declared (compiling a program that tells its own
+# plan): ok when STATUS is 0, else OUTPUT is shown.  Returns STATUS.
+t_status() {
+	local name=$1 rc=$2 out=${3:-}
+	if [ "$rc" = 0 ]; then
+		t_ok "$name"
+	else
+		[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/# /'
+		t_fail "$name" "exit $rc"
+	fi
+	return "$rc"
+}
+
 # devinfo DEV FIELD: one field of `ibv_devinfo -v -d DEV`, e.g. active_mtu.
 devinfo() {
 	ibv_devinfo -v -d "$1" | awk -v f="$2:" '$1 == f { $1 = ""; sub(/^ /, ""); print; exit }'

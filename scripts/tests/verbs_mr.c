@@ -3,9 +3,11 @@
  * PDs, MRs and AHs through Debian's libibverbs and librxe, as any
  * application would drive them: good calls must work, bad ones must fail
  * with the right errno (the kernel log is checked for splats by the
- * caller).  Prints "PASS name" / "FAIL name: why" / "SKIP name: why".
+ * caller).  Prints "PASS name" / "FAIL name: why", one line for each
+ * check of plan_checks() whatever happens (check_plan.h).
  *
  * Usage: verbs_mr DEV LOCAL_IPV4 PEER_IPV4 PEER_IPV6 PEER_LL_IPV6
+ *        verbs_mr --plan	print how many checks a run reports
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -20,22 +22,116 @@
 #include <infiniband/verbs.h>
 #include <rdma/ib_user_verbs.h>
 
+#include "check_plan.h"
+
 static int failed;
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define PASS(name)	printf("PASS %s\n", name)
+#define PASS(name)	(failed += plan_report(name, NULL))
 #define FAIL(name, fmt, ...)	fail_line(name, fmt, ##__VA_ARGS__)
 
-static void fail_line(const char *name, const char *fmt, ...)
+static void __printf(2, 3) fail_line(const char *name, const char *fmt, ...)
 {
+	char why[256];
 	va_list ap;
 
-	printf("FAIL %s: ", name);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	printf("\n");
-	failed++;
+	failed += plan_report(name, why);
+}
+
+/* the access flags test_mrs() registers an MR with, one MR each */
+static const int combos[] = {
+	0,
+	IBV_ACCESS_LOCAL_WRITE,
+	IBV_ACCESS_REMOTE_READ,
+	IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE,
+	IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC,
+	IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC,
+	IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_RELAXED_ORDERING,
+};
+
+/* every check a run reports, in the order the tests below make them */
+static void plan_checks(void)
+{
+	static const char *const mrs_bad[] = {
+		"remote write without local write",
+		"remote atomic without local write",
+		"on-demand paging refused",
+		"zero length refused",
+		"iova + length overflowing refused",
+		"unmapped address refused",
+		"writable MR of read-only memory refused",
+		"read-only MR of read-only memory",
+		"reg_mr_iova at a high iova",
+		"dereg high-iova MR",
+	};
+	static const char *const rereg[] = {
+		"reg_mr for rereg",
+		"rereg_mr access",
+		"rereg_mr moves the key byte on, keeps the index",
+		"rereg_mr PD",
+		"rereg_mr PD moves the key on",
+		"the MR's new PD cannot be freed",
+		"rereg_mr translation",
+		"rereg_mr to remote write without local write",
+		"rereg_mr to on-demand paging",
+		"rereg_mr to zero length",
+		"rereg_mr onto read-only memory, read-only",
+		"rereg_mr making read-only memory writable",
+		"dereg re-registered MR",
+	};
+	static const char *const mws[] = {
+		"reg_mr with MW_BIND",
+		"alloc_mw type 1",
+		"alloc_mw type 2",
+		"windows and MRs have distinct key indexes",
+		"alloc_mw of an unknown type",
+		"PD with windows cannot be freed",
+		"dealloc_mw type 1",
+		"dealloc_mw type 2",
+		"dereg MR after its windows",
+	};
+	static const char *const ahs[] = {
+		"RoCE v2 GID of the local IPv4 address found",
+		"create_ah RoCE v2 / IPv4",
+		"second AH to the same peer",
+		"destroy_ah",
+		"create_ah mixing IPv4 source and IPv6 destination",
+		"RoCE v1 GID at index 0",
+		"create_ah RoCE v1 (link-local)",
+		"destroy_ah v1",
+		"create_ah with an empty GID index",
+		"create_ah on port 2",
+		"create_ah without GRH on RoCE",
+		"destroy first AH",
+	};
+	size_t i;
+
+	plan_add("open device");
+	plan_add("alloc_pd");
+	plan_add("alloc second pd");
+	for (i = 0; i < ARRAY_SIZE(combos); i++) {
+		plan_add("reg_mr access 0x%x", combos[i]);
+		plan_add("lkey == rkey, not 0 (0x%x)", combos[i]);
+	}
+	plan_add("MRs get distinct key indexes");
+	plan_add("PD with MRs cannot be freed");
+	for (i = 0; i < ARRAY_SIZE(combos); i++)
+		plan_add("dereg_mr access 0x%x", combos[i]);
+	for (i = 0; i < ARRAY_SIZE(mrs_bad); i++)
+		plan_add("%s", mrs_bad[i]);
+	for (i = 0; i < ARRAY_SIZE(rereg); i++)
+		plan_add("%s", rereg[i]);
+	for (i = 0; i < ARRAY_SIZE(mws); i++)
+		plan_add("%s", mws[i]);
+	for (i = 0; i < ARRAY_SIZE(ahs); i++)
+		plan_add("%s", ahs[i]);
+	plan_add("dealloc_pd");
+	plan_add("dealloc second pd");
+	plan_add("close device");
 }
 
 static void expect_ok(const char *name, int ok, int err)
@@ -216,16 +312,6 @@ static void test_rereg(struct ibv_pd *pd, struct ibv_pd *pd2, char *buf,
 
 static void test_mrs(struct ibv_pd *pd, struct ibv_pd *pd2)
 {
-	static const int combos[] = {
-		0,
-		IBV_ACCESS_LOCAL_WRITE,
-		IBV_ACCESS_REMOTE_READ,
-		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE,
-		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC,
-		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-			IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC,
-		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_RELAXED_ORDERING,
-	};
 	struct ibv_mr *mrs[ARRAY_SIZE(combos)], *mr;
 	size_t len = 3 * 4096 + 100, n = ARRAY_SIZE(combos);
 	char name[96], *buf, *ro, *buf2;
@@ -235,7 +321,8 @@ static void test_mrs(struct ibv_pd *pd, struct ibv_pd *pd2)
 	buf = aligned_alloc(4096, 4 * 4096);
 	buf2 = aligned_alloc(4096, 4096);
 	if (!buf || !buf2) {
-		FAIL("allocate buffers", "no memory");
+		/* its checks are failed as not reached */
+		printf("no memory for the MR buffers\n");
 		return;
 	}
 	memset(buf, 0, 4 * 4096);
@@ -417,6 +504,11 @@ int main(int argc, char **argv)
 	struct ibv_pd *pd, *pd2;
 	int i, n;
 
+	plan_checks();
+	if (argc == 2 && !strcmp(argv[1], "--plan")) {
+		printf("%d\n", plan_n);
+		return 0;
+	}
 	if (argc != 6) {
 		fprintf(stderr, "usage: %s DEV LOCAL_IPV4 PEER_IPV4 PEER_IPV6 PEER_LL_IPV6\n",
 			argv[0]);
@@ -429,14 +521,14 @@ int main(int argc, char **argv)
 			ctx = ibv_open_device(list[i]);
 	expect_ok("open device", !!ctx, errno);
 	if (!ctx)
-		return 1;
+		goto out;
 
 	pd = ibv_alloc_pd(ctx);
 	expect_ok("alloc_pd", !!pd, errno);
 	pd2 = ibv_alloc_pd(ctx);
 	expect_ok("alloc second pd", !!pd2, errno);
 	if (!pd || !pd2)
-		return 1;
+		goto out;
 
 	test_mrs(pd, pd2);
 	test_mws(pd);
@@ -445,6 +537,9 @@ int main(int argc, char **argv)
 	expect_ok("dealloc_pd", ibv_dealloc_pd(pd) == 0, errno);
 	expect_ok("dealloc second pd", ibv_dealloc_pd(pd2) == 0, errno);
 	expect_ok("close device", ibv_close_device(ctx) == 0, errno);
-	ibv_free_device_list(list);
+out:
+	failed += plan_finish("an earlier step failed");
+	if (list)
+		ibv_free_device_list(list);
 	return failed ? 1 : 0;
 }

@@ -2,8 +2,11 @@
 /*
  * Verbs objects through Debian's unmodified librxe, one check per run:
  *   verbs_objects DEVICE CHECK
- * exits 0 when CHECK passed and prints why not otherwise.  Built and run
- * inside a guest by scripts/tests/verbs-objects.sh.
+ * exits 0 when CHECK passed and prints why not otherwise.
+ *   verbs_objects --list
+ * prints "CHECK DESCRIPTION" for each check, for the script to run them
+ * all and plan as many.  Built and run inside a guest by
+ * scripts/tests/verbs-objects.sh.
  */
 #include <errno.h>
 #include <linux/types.h>
@@ -299,16 +302,21 @@ static int check_exit_cleanup(void)
 static const struct {
 	const char *name;
 	int (*fn)(void);
+	const char *what;	/* the check's name in the test's output */
 } checks[] = {
-	{ "query", check_query },
-	{ "cq-create", check_cq_create },
-	{ "cq-limits", check_cq_limits },
-	{ "cq-resize", check_cq_resize },
-	{ "cq-notify", check_cq_notify },
-	{ "cq-ex", check_cq_ex },
-	{ "cq-many", check_cq_many },
-	{ "cq-mmap", check_cq_mmap },
-	{ "exit-cleanup", check_exit_cleanup },
+	{ "query", check_query, "query_device reports CQ limits" },
+	{ "cq-create", check_cq_create,
+	  "CQ create, poll empty, destroy (with a PD)" },
+	{ "cq-limits", check_cq_limits, "CQ size limits and comp_vector range" },
+	{ "cq-resize", check_cq_resize,
+	  "CQ resize up and down, refused past max" },
+	{ "cq-notify", check_cq_notify, "CQ notify arming, no spurious event" },
+	{ "cq-ex", check_cq_ex, "CQ through ibv_create_cq_ex" },
+	{ "cq-many", check_cq_many, "256 CQs created, resized, destroyed" },
+	{ "cq-mmap", check_cq_mmap,
+	  "CQ ring mapping: ABI header, refused mappings, garbage indices" },
+	{ "exit-cleanup", check_exit_cleanup,
+	  "process exit with live CQs and mappings" },
 };
 
 int main(int argc, char **argv)
@@ -317,8 +325,13 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int n, rc;
 
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (i = 0; i < ARRAY_SIZE(checks); i++)
+			printf("%s %s\n", checks[i].name, checks[i].what);
+		return 0;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: %s DEVICE CHECK\n", argv[0]);
+		fprintf(stderr, "usage: %s DEVICE CHECK | --list\n", argv[0]);
 		return 2;
 	}
 	list = ibv_get_device_list(&n);

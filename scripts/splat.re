@@ -1,0 +1,1 @@
+BUG:|kernel BUG at|WARNING:|Oops|KASAN|UBSAN|KFENCE|possible circular locking|possible recursive locking|INFO: task .* blocked|kmemleak: .*suspected memory leaks|unreferenced object|general protection|Call Trace|refcount_t:|list_(add|del) corruption|detected stall|Kernel panic
