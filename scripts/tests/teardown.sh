@@ -9,6 +9,8 @@
 #    burst of WRITEs, SENDs and READs on the wire both ways, and
 #    destroying QPs, MRs, CQs and PDs in a random order in the middle of
 #    it.  No cycle may fail.
+#    The same with both QPs of each cycle on one device, whose packets
+#    loop back inside sroce (loopback.c) instead of crossing the veth.
 # 2. rdma link delete during that traffic.  sroce has no
 #    disassociate_ucontext, so the delete waits for the process to close
 #    the device (as with rdma_rxe); killing it must let the delete finish.
@@ -33,8 +35,8 @@ removals=(1 2 3)
 sroce_load
 unload_checks=2
 ! sroce_builtin || unload_checks=0
-# the build, the links, step 1's two, one after each loop, the namespaces
-t_plan $((1 + 1 + 2 + 3 * ${#deletes[@]} + 1 + 3 * ${#removals[@]} + 1 + 1 + unload_checks))
+# the build, the links, step 1's four, one after each loop, the namespaces
+t_plan $((1 + 1 + 4 + 3 * ${#deletes[@]} + 1 + 3 * ${#removals[@]} + 1 + 1 + unload_checks))
 t_check "teardown_stress compiles cleanly" bash -c \
 	"cc -O2 -Wall -Wextra -Werror -o $prog $SROCE_REPO/scripts/tests/teardown_stress.c -libverbs"
 
@@ -79,6 +81,12 @@ t_check "$cycles cycles of RC traffic torn down mid-flight (seed $seed)" \
 log "teardown_stress: $((SECONDS - t0)) s"
 t_check "sroce2 received the bursts (over 4 packets a cycle)" \
 	bash -c "[ \$(counter sroce2 rx_packets) -gt $((cycles * 4)) ]"
+lo_cycles=$((cycles / 4))
+lo_devs=(-a sroce1 -A "${devs[3]}" -b sroce1 -B "${devs[3]}")
+t_check "$lo_cycles cycles torn down mid-flight with both QPs on sroce1 (loopback)" \
+	timeout -k 5 600 "$prog" "${lo_devs[@]}" -n "$lo_cycles" -S "$seed"
+t_check "sroce1 looped the bursts back (over 4 packets a cycle)" \
+	bash -c "[ \$(counter sroce1 rx_loopback_packets) -gt $((lo_cycles * 4)) ]"
 
 # --- 2. rdma link delete under traffic ---------------------------------------
 for i in "${deletes[@]}"; do
