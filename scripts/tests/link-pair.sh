@@ -8,6 +8,10 @@ set -u
 # shellcheck source=scripts/tests/sroce-lib.sh
 . "$SROCE_REPO/scripts/tests/sroce-lib.sh"
 
+# Each guest, straight through: 5 checks of its own link, 5 of the
+# peer's frames arriving, 3 of teardown.
+t_plan $((5 + 5 + 3))
+
 sroce_load
 t_check "[$SROCE_ROLE] link add sroce0 on eth0" rdma link add sroce0 type sroce netdev eth0
 t_check "[$SROCE_ROLE] port ACTIVE" \

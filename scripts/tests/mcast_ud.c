@@ -8,9 +8,14 @@
  *   mcast_ud -d DEV -g GID_INDEX -m GROUP -r [-q QPS] [-n COUNT] [-t SECS]
  *	attach QPS UD QPs to GROUP (an IPv4 or IPv6 multicast address),
  *	print "ready", and expect COUNT datagrams on every QP, each with a
- *	GRH addressed to GROUP and its payload intact
+ *	GRH addressed to GROUP and its payload intact; every bad datagram
+ *	is reported ("QP Q: datagram N ...")
  *   mcast_ud -d DEV -g GID_INDEX -m GROUP -s [-n COUNT]
  *	send COUNT datagrams to GROUP from GID_INDEX
+ *
+ * Self-test (-x N), to show the checks fail: the sender sends datagram N
+ * with a wrong payload byte; the receiver spoils the group address in the
+ * GRH of datagram N as it arrives, before checking it.
  *
  * Exit status 0 when everything arrived (or was sent) as expected.
  */
@@ -44,6 +49,7 @@ struct ctx {
 	int nqps;
 	int count;
 	int gidx;
+	int spoil;	/* -x: the datagram to spoil, or -1 */
 	union ibv_gid mgid;
 	bool mgid_v4;
 };
@@ -150,19 +156,24 @@ static struct ibv_wc poll_one(struct ctx *c, time_t deadline)
 }
 
 /* The destination address in the receive buffer's 40-byte GRH area */
-static bool grh_to_group(const struct ctx *c, const unsigned char *grh)
+static unsigned char *grh_dst(const struct ctx *c, unsigned char *grh)
 {
 	/* RoCEv2/IPv4: the IPv4 header fills the last 20 bytes */
+	return c->mgid_v4 ? grh + 20 + 16 : grh + 24;
+}
+
+static bool grh_to_group(const struct ctx *c, unsigned char *grh)
+{
 	if (c->mgid_v4)
-		return !memcmp(grh + 20 + 16, &c->mgid.raw[12], 4);
-	return !memcmp(grh + 24, c->mgid.raw, 16);
+		return !memcmp(grh_dst(c, grh), &c->mgid.raw[12], 4);
+	return !memcmp(grh_dst(c, grh), c->mgid.raw, 16);
 }
 
 static int receive(struct ctx *c, int secs)
 {
 	int got[MAX_QPS] = { 0 };
 	time_t deadline = time(NULL) + secs;
-	int q, i, total;
+	int q, i, total, bad = 0;
 
 	for (q = 0; q < c->nqps; q++) {
 		c->qp[q] = ud_qp(c, c->count);
@@ -198,12 +209,20 @@ static int receive(struct ctx *c, int secs)
 		    wc.byte_len != GRH_LEN + PAYLOAD)
 			die("QP %d: odd completion (opcode %d flags %#x len %u)",
 			    q, wc.opcode, wc.wc_flags, wc.byte_len);
-		if (!grh_to_group(c, p))
-			die("QP %d: datagram not addressed to the group", q);
+		if (got[q] == c->spoil)
+			grh_dst(c, p)[c->mgid_v4 ? 3 : 15] ^= 0x40;
+		if (!grh_to_group(c, p)) {
+			fprintf(stderr, "mcast_ud: QP %d: datagram %d not addressed to the group\n",
+				q, got[q]);
+			bad++;
+		}
 		/* datagrams of one sender arrive in order on each QP */
 		fill(want, got[q]);
-		if (memcmp(p + GRH_LEN, want, PAYLOAD))
-			die("QP %d: datagram %d corrupted or out of order", q, got[q]);
+		if (memcmp(p + GRH_LEN, want, PAYLOAD)) {
+			fprintf(stderr, "mcast_ud: QP %d: datagram %d corrupted or out of order\n",
+				q, got[q]);
+			bad++;
+		}
 		got[q]++;
 	}
 	for (q = 0; q < c->nqps; q++) {
@@ -211,6 +230,8 @@ static int receive(struct ctx *c, int secs)
 			die("detach: %s", strerror(errno));
 		printf("QP %u: %d datagrams\n", c->qp[q]->qp_num, got[q]);
 	}
+	if (bad)
+		die("%d bad datagrams", bad);
 	return 0;
 }
 
@@ -247,6 +268,8 @@ static int send_all(struct ctx *c, int secs)
 		}, *bad;
 
 		fill(slot(c, 0, i), i);
+		if (i == c->spoil)
+			slot(c, 0, i)[PAYLOAD / 2] ^= 0x01;
 		if (ibv_post_send(c->qp[0], &wr, &bad))
 			die("post send: %s", strerror(errno));
 		poll_one(c, deadline);
@@ -258,12 +281,12 @@ static int send_all(struct ctx *c, int secs)
 
 int main(int argc, char **argv)
 {
-	struct ctx c = { .nqps = 1, .count = 20 };
+	struct ctx c = { .nqps = 1, .count = 20, .spoil = -1 };
 	const char *dev = NULL, *group = NULL;
 	int opt, secs = 30, mode = 0, q;
 	size_t len;
 
-	while ((opt = getopt(argc, argv, "d:g:m:rsq:n:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:g:m:rsq:n:t:x:")) != -1) {
 		switch (opt) {
 		case 'd':
 			dev = optarg;
@@ -286,6 +309,9 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			secs = atoi(optarg);
+			break;
+		case 'x':
+			c.spoil = atoi(optarg);
 			break;
 		default:
 			die("bad option");

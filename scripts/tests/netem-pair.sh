@@ -24,7 +24,8 @@ set -u
 . "$SROCE_REPO/scripts/tests/rdma-pair-lib.sh"
 
 max=${SROCE_NETEM_MAX:-1048576}
-only=${SROCE_NETEM_ONLY:-loss1 loss10 reorder dup jitter rnr rnr-exc peer-exit blackhole}
+steps="loss1 loss10 reorder dup jitter rnr rnr-exc peer-exit blackhole"
+only=${SROCE_NETEM_ONLY:-$steps}
 only=${only//,/ }
 prog=/tmp/rdma_verify
 port=18700
@@ -34,8 +35,13 @@ step() {
 }
 
 pair_link
-t_check "[$SROCE_ROLE] modprobe sch_netem" modprobe sch_netem
-tc qdisc del dev eth0 root 2>/dev/null
+# Built first: it tells the plan how many checks each of its runs reports.
+build_out=$(cc -O2 -Wall -Wextra -o "$prog" "$SROCE_REPO/scripts/tests/rdma_verify.c" \
+	-libverbs 2>&1)
+build_rc=$?
+# (a warning fails "compiles cleanly")
+[ -n "$build_out" ] && [ "$build_rc" = 0 ] && build_rc=1
+[ -x "$prog" ] || fail "rdma_verify does not compile: $build_out"
 
 gid4=$(v4_gid "$SROCE_MY_IP4")
 gid6=$(v6_gid "$SROCE_MY_IP6")
@@ -46,10 +52,6 @@ declare -A gidx=(
 	[ipv6]=$(pair_gid_index "$DEV" "$gid6" "RoCE v2")
 )
 declare -A peer_ip=([ipv4]=$SROCE_PEER_IP4 [ipv6]=$SROCE_PEER_IP6)
-t_check "[$SROCE_ROLE] rdma_verify compiles cleanly" bash -c \
-	"cc -O2 -Wall -Wextra -o $prog $SROCE_REPO/scripts/tests/rdma_verify.c -libverbs 2>&1 |
-	 tee /dev/stderr | { ! grep -q .; }"
-barrier linked || fail "the peer never linked its driver"
 
 # ---- counters, both guests ------------------------------------------------
 
@@ -110,60 +112,116 @@ show_deltas() {
 	done
 }
 
-# expect NAME DESCRIPTION TEST: on guest a, a check of the counters
-expect() {
-	local what=$2
-	shift 2
-	[ "$SROCE_ROLE" = a ] && [ "$cnt_ok" = 1 ] || return 0
-	if [ "$D_ok" = 1 ] && (("$@")); then
-		t_ok "$_step: $what"
-	else
-		t_fail "$_step: $what" "$*"
-	fi
+# Each step's counter checks, on guest a: "DESCRIPTION|TEST" lines, TEST
+# an arithmetic expression over D.
+declare -A expects=(
+	[loss1]="netem dropped packets on both guests|D[a.netem_dropped] > 0 && D[b.netem_dropped] > 0
+both requesters retransmitted|D[a.retransmits] > 0 && D[b.retransmits] > 0"
+	[loss10]="netem dropped packets on both guests|D[a.netem_dropped] > 0 && D[b.netem_dropped] > 0
+both requesters retransmitted|D[a.retransmits] > 0 && D[b.retransmits] > 0
+sequence NAKs and ACK timeouts recovered the losses|D[a.seq_nak_received] + D[b.seq_nak_received] > 0 && D[a.ack_timeouts] + D[b.ack_timeouts] > 0"
+	[reorder]="requests arrived out of sequence|D[a.rx_out_of_sequence] + D[b.rx_out_of_sequence] > 0"
+	[dup]="duplicate requests arrived and were answered|D[a.rx_duplicate_requests] > 0 && D[b.rx_duplicate_requests] > 0"
+	[rnr]="both requesters got RNR NAKs and retried|D[a.rnr_nak_received] > 0 && D[b.rnr_nak_received] > 0 && D[a.rnr_nak_sent] > 0 && D[b.rnr_nak_sent] > 0
+no RNR retry budget ran out|D[a.rnr_retry_exceeded] + D[b.rnr_retry_exceeded] == 0"
+	[rnr-exc]="3 RNR NAKs sent and received, then one QP out of RNR retries|D[b.rnr_nak_sent] == 3 && D[a.rnr_nak_received] == 3 && D[a.rnr_retry_exceeded] == 1"
+	[peer-exit]="8 or more ACK timeouts and one QP out of retries|D[a.ack_timeouts] >= 8 && D[a.retry_exceeded] == 1"
+	[blackhole]="guest b's netem dropped its packets|D[b.netem_dropped] > 0
+8 or more ACK timeouts and one QP out of retries|D[a.ack_timeouts] >= 8 && D[a.retry_exceeded] == 1"
+)
+
+# expect_counters STEP: the step's counter checks, each naming the
+# counters it read
+expect_counters() {
+	local line what test vals r
+	[ -n "${expects[$1]:-}" ] || return 0
+	while IFS= read -r line; do
+		what=${line%%|*}
+		test=${line#*|}
+		vals=
+		while read -r r; do
+			r=${r#D[}
+			r=${r%]}
+			vals+=" $r=${D[$r]:-?}"
+		done <<<"$(grep -o 'D\[[a-z_.]*\]' <<<"$test" | sort -u)"
+		if [ "$D_ok" = 1 ] && ((test)); then
+			t_ok "$1: $what"
+		else
+			t_fail "$1: $what" "$test, with$vals"
+		fi
+	done <<<"${expects[$1]}"
 }
 
 # ---- running rdma_verify ----------------------------------------------------
 
-# Its TAP lines count too, one per case (_pr_n: pair_run's last).
-# shellcheck disable=SC2154
-import_tap() {
-	local line name why
-	[ "$SROCE_ROLE" = a ] || return 0
-	while IFS= read -r line; do
-		case $line in
-		"ok - "*) t_ok "rdma_verify ${line#ok - }" ;;
-		"not ok - "*)
-			name=${line#not ok - }
-			why=${name#* (}
-			[ "$why" = "$name" ] && why=failed
-			t_fail "rdma_verify ${name%% (*}" "${why%)}"
-			;;
-		"# "*) log "rdma_verify: ${line#\# }" ;;
-		esac
-	done <"$SROCE_SHARED/pr.$_pr_n.client.log"
+# Each step: "FAMILY SECS CLIENT_OPTS..." (the client's -m, -R, -f and -N
+# apply to both sides), the server's -C in vcut, netem's settings on both
+# guests in vnetem.
+declare -A vstep=(
+	[loss1]="ipv4 300 -m $max"
+	[loss10]="ipv6 400 -m $max"
+	[reorder]="ipv4 300 -m $max"
+	[dup]="ipv6 300 -m $max"
+	[jitter]="ipv4 300 -m $max"
+	# every SEND and WRITE with immediate finds its receive 100 ms late
+	[rnr]="ipv4 300 -m 65536 -R 100"
+	# rnr_retry 2: the first try and two retries, each NAKed, then error
+	[rnr-exc]="ipv4 120 -f rnr-exc -N 2"
+	# retry_cnt 7: the try and seven retries each time out
+	[peer-exit]="ipv4 180 -f peer-exit -m $max"
+	# guest b drops everything it sends once WRITEs flow: no ACK returns
+	[blackhole]="ipv4 180 -f blackhole -m $max"
+)
+declare -A vcut=([blackhole]="tc qdisc add dev eth0 root netem loss 100%")
+declare -A vnetem=(
+	[loss1]="loss 1%"
+	[loss10]="loss 10%"
+	[reorder]="delay 1ms reorder 25% 50%"
+	[dup]="duplicate 5%"
+	[jitter]="delay 5ms 2ms"
+)
+
+# client_cmd STEP: cli, rdma_verify's client for STEP; its TAP lines carry
+# the step, so that no two steps report a check of the same name
+client_cmd() {
+	local fam secs copts
+	read -r fam secs copts <<<"${vstep[$1]}"
+	read -ra copts <<<"$copts"
+	cli=("$prog" -d "$DEV" -g "${gidx[$fam]}" -p "$port" -t 30 -s "$((RANDOM + 1))"
+		-l "$1 $fam" -r a:b "${copts[@]}" "${peer_ip[$fam]}")
 }
 
-# verify STEP NAME FAMILY SECS [CLIENT_OPTS... [-- SERVER_OPTS...]]
-verify() {
-	local fam=$3 secs=$4 copts=() sopts=()
-	_step=$1
-	shift 4
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do
-		copts+=("$1")
-		shift
+# The plan, from the step tables: rdma_verify tells how many TAP lines its
+# client (a) prints; a checks the counters, and netem's delay on jitter.
+plan() {
+	local n=3 s
+	for s in $steps; do
+		step "$s" || continue
+		[ "$SROCE_ROLE" = a ] || continue
+		client_cmd "$s"
+		n=$((n + $("${cli[@]}" --plan)))
+		[ "$s" = jitter ] && n=$((n + 1))
+		[ "$cnt_ok" = 1 ] && [ -n "${expects[$s]:-}" ] &&
+			n=$((n + $(wc -l <<<"${expects[$s]}")))
 	done
-	[ $# -gt 0 ] && shift
-	sopts=("$@")
+	echo "$n"
+}
+
+# verify STEP
+verify() {
+	local fam secs
+	_step=$1
+	read -r fam secs _ <<<"${vstep[$_step]}"
 	port=$((port + 1))
 	snap "pre.$_step"
 	barrier "pre.$_step" || fail "the peer did not reach step $_step"
-	srv=("$prog" -d "$DEV" -g "${gidx[$fam]}" -p "$port" -t 30 "${sopts[@]}")
-	cli=("$prog" -d "$DEV" -g "${gidx[$fam]}" -p "$port" -t 30 -s "$((RANDOM + 1))"
-		-l "$fam" -r a:b "${copts[@]}" "${peer_ip[$fam]}")
+	srv=("$prog" -d "$DEV" -g "${gidx[$fam]}" -p "$port" -t 30)
+	[ -n "${vcut[$_step]:-}" ] && srv+=(-C "${vcut[$_step]}")
+	client_cmd "$_step"
 	t0=$SECONDS
-	PR_RETRIES=1 PR_TAIL=30 pair_run "rdma_verify $_step $fam" "$secs" "tcp:$port"
+	PR_RETRIES=1 PR_TAIL=30 PR_TAP="rdma_verify" \
+		pair_run "rdma_verify $_step $fam" "$secs" "tcp:$port"
 	log "$_step: $((SECONDS - t0)) s"
-	import_tap
 	snap "post.$_step"
 	barrier "post.$_step" || fail "the peer did not finish step $_step"
 	load_deltas
@@ -178,51 +236,21 @@ netem() {
 	tc qdisc add dev eth0 root netem "$@" || fail "tc qdisc add dev eth0 root netem $*"
 }
 
-# ---- unreliable wires ---------------------------------------------------------
+# ---- the steps --------------------------------------------------------------
 
-if step loss1; then
-	netem loss 1%
-	verify loss1 "loss 1%" ipv4 300 -m "$max"
-	expect loss1 "netem dropped packets on both guests" \
-		"${D[a.netem_dropped]} > 0 && ${D[b.netem_dropped]} > 0"
-	expect loss1 "both requesters retransmitted" \
-		"${D[a.retransmits]} > 0 && ${D[b.retransmits]} > 0"
-	netem
-fi
+plan_n=$(plan) || fail "cannot compute the plan"
+t_plan "$plan_n"
+t_check "[$SROCE_ROLE] modprobe sch_netem" modprobe sch_netem
+tc qdisc del dev eth0 root 2>/dev/null
+t_status "[$SROCE_ROLE] rdma_verify compiles cleanly" "$build_rc" "$build_out"
+barrier linked || fail "the peer never linked its driver"
 
-if step loss10; then
-	netem loss 10%
-	verify loss10 "loss 10%" ipv6 400 -m "$max"
-	expect loss10 "netem dropped packets on both guests" \
-		"${D[a.netem_dropped]} > 0 && ${D[b.netem_dropped]} > 0"
-	expect loss10 "both requesters retransmitted" \
-		"${D[a.retransmits]} > 0 && ${D[b.retransmits]} > 0"
-	expect loss10 "sequence NAKs and ACK timeouts recovered the losses" \
-		"${D[a.seq_nak_received]} + ${D[b.seq_nak_received]} > 0 &&
-		 ${D[a.ack_timeouts]} + ${D[b.ack_timeouts]} > 0"
-	netem
-fi
-
-if step reorder; then
-	netem delay 1ms reorder 25% 50%
-	verify reorder "reordering" ipv4 300 -m "$max"
-	expect reorder "requests arrived out of sequence" \
-		"${D[a.rx_out_of_sequence]} + ${D[b.rx_out_of_sequence]} > 0"
-	netem
-fi
-
-if step dup; then
-	netem duplicate 5%
-	verify dup "duplication" ipv6 300 -m "$max"
-	expect dup "duplicate requests arrived and were answered" \
-		"${D[a.rx_duplicate_requests]} > 0 && ${D[b.rx_duplicate_requests]} > 0"
-	netem
-fi
-
-if step jitter; then
-	netem delay 5ms 2ms
-	# 5 +- 2 ms each way: a round trip cannot take less than 6 ms
-	if [ "$SROCE_ROLE" = a ]; then
+for s in $steps; do
+	step "$s" || continue
+	# shellcheck disable=SC2086 # netem's settings are words
+	[ -n "${vnetem[$s]:-}" ] && netem ${vnetem[$s]}
+	if [ "$s" = jitter ] && [ "$SROCE_ROLE" = a ]; then
+		# 5 +- 2 ms each way: a round trip cannot take less than 6 ms
 		# iputils: "rtt min/avg/max/mdev = a/b/c/d ms"; busybox: "round-trip …"
 		rtt=$(ping -c 3 -i 0.2 "$SROCE_PEER_IP4" |
 			sed -n 's|.*min/avg/max.* = [0-9.]*/\([0-9]*\).*|\1|p')
@@ -232,49 +260,10 @@ if step jitter; then
 			t_fail "jitter: netem delays the wire" "ping average ${rtt:-none} ms"
 		fi
 	fi
-	verify jitter "delay 5 ms, jitter 2 ms" ipv4 300 -m "$max"
+	verify "$s"
+	[ "$SROCE_ROLE" = a ] && [ "$cnt_ok" = 1 ] && expect_counters "$s"
 	netem
-fi
-
-# ---- receivers not ready --------------------------------------------------------
-
-if step rnr; then
-	# every SEND and WRITE with immediate finds its receive 100 ms late
-	verify rnr "receives posted late" ipv4 300 -m 65536 -R 100
-	expect rnr "both requesters got RNR NAKs and retried" \
-		"${D[a.rnr_nak_received]} > 0 && ${D[b.rnr_nak_received]} > 0 &&
-		 ${D[a.rnr_nak_sent]} > 0 && ${D[b.rnr_nak_sent]} > 0"
-	expect rnr "no RNR retry budget ran out" \
-		"${D[a.rnr_retry_exceeded]} + ${D[b.rnr_retry_exceeded]} == 0"
-fi
-
-if step rnr-exc; then
-	# rnr_retry 2: the first try and two retries, each NAKed, then error
-	verify rnr-exc "no receive, rnr_retry 2" ipv4 120 -f rnr-exc -N 2
-	expect rnr-exc "3 RNR NAKs sent and received, then one QP out of RNR retries" \
-		"${D[b.rnr_nak_sent]} == 3 && ${D[a.rnr_nak_received]} == 3 &&
-		 ${D[a.rnr_retry_exceeded]} == 1"
-fi
-
-# ---- a peer that vanishes ---------------------------------------------------------
-
-if step peer-exit; then
-	verify peer-exit "peer exits mid-transfer" ipv4 180 -f peer-exit -m "$max"
-	# retry_cnt 7: the try and seven retries each time out
-	expect peer-exit "8 or more ACK timeouts and one QP out of retries" \
-		"${D[a.ack_timeouts]} >= 8 && ${D[a.retry_exceeded]} == 1"
-fi
-
-if step blackhole; then
-	# guest b drops everything it sends once WRITEs flow: no ACK returns
-	verify blackhole "wire cut mid-transfer" ipv4 180 -f blackhole -m "$max" \
-		-- -C "tc qdisc add dev eth0 root netem loss 100%"
-	expect blackhole "guest b's netem dropped its packets" \
-		"${D[b.netem_dropped]} > 0"
-	expect blackhole "8 or more ACK timeouts and one QP out of retries" \
-		"${D[a.ack_timeouts]} >= 8 && ${D[a.retry_exceeded]} == 1"
-	netem
-fi
+done
 
 barrier finished || log "the peer did not finish"
 t_check "[$SROCE_ROLE] rdma link delete $DEV" rdma link delete "$DEV"

@@ -4,9 +4,11 @@
 # NVMe over Fabrics (RDMA) between two guests: b exports a memory-backed
 # null_blk namespace through nvmet-rdma on its link address, a connects
 # with nvme-rdma and runs fio with verify (every block written is read
-# back and its crc32c checked), then both tear down.  The kernel ULPs
-# drive the RDMA device here, not librxe: kernel QPs, fast-reg MRs,
-# invalidation, SEND_WITH_INV, and whatever nvme-rdma asks of a CQ.
+# back and its crc32c checked), then both tear down.  fio's verify is
+# shown to catch corruption: b overwrites bytes of a block in its backing
+# store behind a's back, and a's fio must report that very block.  The
+# kernel ULPs drive the RDMA device here, not librxe: kernel QPs, fast-reg
+# MRs, invalidation, SEND_WITH_INV, and whatever nvme-rdma asks of a CQ.
 #
 #   scripts/guest.sh --pair --env SROCE_DRV_A=sroce --env SROCE_DRV_B=rxe \
 #       scripts/tests/nvmeof-pair.sh
@@ -22,6 +24,34 @@ size=${SROCE_NVME_SIZE:-64M}
 nqn=nqn.2024-01.org.sroce:test
 cfs=/sys/kernel/config/nvmet
 me="[$SROCE_ROLE]"
+# fio verify runs per family, RW:BS:IODEPTH
+fio_jobs="randwrite:4k:16 randwrite:64k:16 write:1m:4"
+# The corruption run: BS-byte blocks written from OFF on, for LEN bytes;
+# b spoils CUT_LEN bytes at CUT_AT into the block at BAD, past fio's
+# verify header, so the data's crc32c is what must catch it.
+bad_bs=4096
+bad_off=$((256 << 20))
+bad_len=$((4 << 20))
+bad_blk=$((bad_off + (1 << 20)))
+cut_at=2048
+cut_len=512
+
+words() {
+	local -a w
+	read -ra w <<<"$1"
+	echo "${#w[@]}"
+}
+
+nfam=$(words "$families")
+if [ "$SROCE_ROLE" = b ]; then
+	# null_blk, nvmet-rdma, the subsystem, a port per family, teardown,
+	# link delete
+	t_plan $((3 + nfam + 2))
+else
+	# per family: connect, namespace, each fio job, the corruption run,
+	# disconnect, controller gone; then nvme-rdma unload, link delete
+	t_plan $((nfam * (2 + $(words "$fio_jobs") + 1 + 2) + 2))
+fi
 
 for m in nvmet nvmet-rdma nvme-rdma null_blk; do
 	modinfo "$m" >/dev/null 2>&1 || fail "no module $m in $(uname -r)"
@@ -105,8 +135,88 @@ fio_verify() {
 	fi
 }
 
+# The corruption handshake with the target, per family: a has written,
+# b has spoiled a block (or skipped, when a asks it to).  Both pass both
+# barriers whatever happened, so neither waits out a timeout.
+corrupt_sync() {
+	local fam=$1 skip=${2:-}
+	[ -z "$skip" ] || : >"$SROCE_SHARED/nvme.$fam.skip"
+	barrier "nvme.$fam.written" 900 && barrier "nvme.$fam.spoiled" 120
+}
+
+# fio_bad_job ARGS...: the corruption run's job; the same for its write
+# and its later verify_only, so the second replays the first's offsets
+# and seeds.
+fio_bad_job() {
+	timeout -k 10 300 fio --name=spoiled --filename="$dev" --direct=1 \
+		--ioengine=libaio --iodepth=16 --rw=write --bs="$bad_bs" \
+		--offset="$bad_off" --size="$bad_len" --verify=crc32c \
+		--verify_fatal=1 --verify_dump=0 --randrepeat=1 "$@"
+}
+
+# fio's verify must catch data changed on the target after a good write:
+# write and verify a region, b overwrites bytes inside one block's data
+# in its backing store, then a verify-only pass must fail with a crc32c
+# mismatch at that block.  One check.
+fio_catches_corruption() {
+	local name=$1 fam=$2 fout=/tmp/fio.bad.$RANDOM why="" rc res
+	if ! fio_bad_job --do_verify=1 >"$fout" 2>&1; then
+		why="the write and verify of the region failed first"
+	fi
+	[ -z "$why" ] || corrupt_sync "$fam" skip
+	[ -n "$why" ] || corrupt_sync "$fam" || why="the target did not answer"
+	if [ -z "$why" ]; then
+		res=$(cat "$SROCE_SHARED/nvme.$fam.spoiled-result" 2>/dev/null)
+		[ "$res" = ok ] || why="the target could not spoil the block: ${res:-no word}"
+	fi
+	if [ -z "$why" ]; then
+		fio_bad_job --verify_only >"$fout" 2>&1
+		rc=$?
+		if [ "$rc" = 0 ]; then
+			why="fio exit 0: the spoiled block passed its verify"
+		elif ! grep -q "crc32c: verify failed at file $dev offset $bad_blk," "$fout"; then
+			why="fio exit $rc, but no crc32c failure at offset $bad_blk"
+		fi
+	fi
+	if [ -z "$why" ]; then
+		log "fio: $(grep -m 1 'crc32c: verify failed' "$fout")"
+		t_ok "$name"
+	else
+		sed "s/^/# /" "$fout" | tail -n 30
+		t_fail "$name" "$why"
+	fi
+}
+
+# b's half: overwrite CUT_LEN bytes of block BAD in the backing store,
+# by direct I/O, each with a value it cannot have held (its old one + 1).
+spoil_block() (
+	blk=/tmp/spoil.blk
+	set -o pipefail
+	dd if=/dev/nullb0 of="$blk" bs="$bad_bs" skip=$((bad_blk / bad_bs)) count=1 \
+		iflag=direct status=none &&
+		dd if="$blk" bs=1 skip="$cut_at" count="$cut_len" status=none |
+		tr '\000-\377' '\001-\377\000' |
+		dd of="$blk" bs=1 seek="$cut_at" conv=notrunc status=none &&
+		dd if="$blk" of=/dev/nullb0 bs="$bad_bs" seek=$((bad_blk / bad_bs)) count=1 \
+			oflag=direct conv=notrunc status=none
+)
+
+target_spoil() {
+	local fam=$1 res
+	barrier "nvme.$fam.written" 900 || return 0
+	if [ -e "$SROCE_SHARED/nvme.$fam.skip" ]; then
+		log "$fam: the host skipped the corruption run"
+	elif res=$(spoil_block 2>&1); then
+		log "$fam: spoiled $cut_len bytes at $((bad_blk + cut_at)) of /dev/nullb0"
+		echo ok >"$SROCE_SHARED/nvme.$fam.spoiled-result"
+	else
+		echo "${res:-dd failed}" >"$SROCE_SHARED/nvme.$fam.spoiled-result"
+	fi
+	barrier "nvme.$fam.spoiled" 120
+}
+
 host_run() {
-	local fam=$1 addr tag
+	local fam=$1 addr tag job rw bs qd
 	[ "$fam" = ipv4 ] && addr=$SROCE_PEER_IP4 || addr=$SROCE_PEER_IP6
 	tag="$fam a->b"
 	modprobe nvme-rdma || fail "modprobe nvme-rdma"
@@ -116,18 +226,23 @@ host_run() {
 		timeout -k 5 90 nvme connect -t rdma -a "$addr" -s 4420 -n "$nqn" \
 		--hostnqn="nqn.2014-08.org.nvmexpress:uuid:$(cat /proc/sys/kernel/random/uuid)" \
 		--ctrl-loss-tmo=20 --reconnect-delay=2 --keep-alive-tmo=10; then
+		corrupt_sync "$fam" skip
 		return 1
 	fi
 	if ! wait_for 30 ns_dev; then
 		t_fail "namespace appears $tag" "no block device for $nqn"
 		nvme disconnect -n "$nqn" >/dev/null 2>&1
+		corrupt_sync "$fam" skip
 		return 1
 	fi
 	dev=$(ns_dev)
 	t_ok "namespace appears $tag ($dev)"
-	fio_verify "fio randwrite 4k qd16 $size crc32c verify $tag" --rw=randwrite --bs=4k
-	fio_verify "fio randwrite 64k qd16 $size crc32c verify $tag" --rw=randwrite --bs=64k
-	fio_verify "fio write 1m qd4 $size crc32c verify $tag" --rw=write --bs=1m --iodepth=4
+	for job in $fio_jobs; do
+		IFS=: read -r rw bs qd <<<"$job"
+		fio_verify "fio $rw $bs qd$qd $size crc32c verify $tag" \
+			--rw="$rw" --bs="$bs" --iodepth="$qd"
+	done
+	fio_catches_corruption "fio crc32c verify catches a block spoiled on the target $tag" "$fam"
 	t_check "nvme disconnect $tag" timeout -k 5 60 nvme disconnect -n "$nqn"
 	t_check "controller gone $tag" wait_for 20 bash -c '! ls /sys/class/nvme/nvme* >/dev/null 2>&1'
 }
@@ -135,6 +250,9 @@ host_run() {
 if [ "$SROCE_ROLE" = b ]; then
 	target_up
 	barrier target_up || fail "the host never arrived"
+	for fam in $families; do
+		target_spoil "$fam"
+	done
 	barrier host_done 900 || log "the host did not finish"
 	t_check "$me target teardown" target_down
 else

@@ -4,7 +4,9 @@
 # RC traffic between two guests, over RoCE v2 on IPv4 and on IPv6 GIDs:
 # ibv_rc_pingpong and ibv_srq_pingpong (--chk), perftest (send, write,
 # read, atomic; bandwidth and latency), rping -V and ucmatose over rdma_cm,
-# and rdma_verify (every byte of every RC operation checked, both ways).
+# and rdma_verify (every byte of every RC operation checked, both ways),
+# whose checker must also report the corruption of its self-test (-x).
+# perftest checks no data: its checks say the runs completed, no more.
 # Guest a is the client (requester, "a->b"), b serves.
 #
 # Each guest runs its own driver, so one script covers sroce-sroce, interop
@@ -34,6 +36,79 @@ group() {
 	[[ " $only " == *" $1 "* ]]
 }
 
+# words LIST: how many words it has
+words() {
+	local -a w
+	read -ra w <<<"$1"
+	echo "${#w[@]}"
+}
+
+if [ "$full" = 1 ]; then
+	families="ipv4 ipv6"
+	servers="b a"
+	sizes="2 4096 65536 1048576"
+else
+	families="ipv4 ipv6"
+	servers="b"
+	sizes="2 65536"
+fi
+
+# What each group runs, for each server and family; the plan counts these.
+# pingpong: SIZE:MTU of ibv_rc_pingpong, then one ibv_srq_pingpong
+pp_list="1:1024 4096:4096 65536:4096"
+[ "$full" = 1 ] && pp_list+=" 5000:1024 1048576:4096"
+# perftest: each tool at each of $sizes, then the atomics
+perf_tools="send write read"
+atomic_bw_ops="CMP_AND_SWAP FETCH_AND_ADD"
+atomic_lat_ops="FETCH_AND_ADD"
+[ "$full" = 1 ] && atomic_lat_ops+=" CMP_AND_SWAP"
+# rdmacm: rping at each size, then one ucmatose
+rping_sizes="64 4096"
+# verify: the self-test's largest message (-x); small, as it only has to
+# show that corrupted data is reported
+selftest_max=4097
+
+verify_extra=()
+read -ra verify_extra <<<"${SROCE_RC_VERIFY_ARGS:-}"
+prog=/tmp/rdma_verify
+if group verify; then
+	# Built ahead of the plan, which takes rdma_verify's count of its cases.
+	cc_out=$(cc -O2 -Wall -Wextra -o "$prog" "$SROCE_REPO/scripts/tests/rdma_verify.c" \
+		-libverbs 2>&1)
+	cc_rc=$?
+fi
+
+# Checks per server and family, by group, on guest a.  Verify's client is
+# always a, which covers b->a itself: it runs with b serving only.
+per_pass=0
+per_verify=0
+group pingpong && per_pass=$((per_pass + $(words "$pp_list") + 1))
+group perftest && per_pass=$((per_pass +
+	$(words "$sizes") * $(words "$perf_tools") * 2 +
+	$(words "$atomic_bw_ops") + $(words "$atomic_lat_ops")))
+group rdmacm && per_pass=$((per_pass + $(words "$rping_sizes") + 1))
+if group verify; then
+	# one line per case and direction, as rdma_verify prints them
+	if ! per_verify=$("$prog" -m "$verify_max" "${verify_extra[@]}" --plan); then
+		log "rdma_verify cannot say how many cases it runs; planning none"
+		per_verify=0
+	fi
+fi
+passes=0
+b_passes=0
+for s in $servers; do
+	passes=$((passes + $(words "$families")))
+	[ "$s" = b ] && b_passes=$((b_passes + $(words "$families")))
+done
+# Both: ping, the build of rdma_verify, link delete.  a: the gate, every
+# pass, the self-test.
+plan=$((2 + $(group verify && echo 1 || echo 0)))
+if [ "$SROCE_ROLE" = a ]; then
+	plan=$((plan + 1 + passes * per_pass + b_passes * per_verify))
+	group verify && plan=$((plan + 1))
+fi
+t_plan "$plan"
+
 pair_link
 modprobe rdma_ucm || fail "modprobe rdma_ucm"
 
@@ -51,21 +126,12 @@ t_check "[$SROCE_ROLE] $DRV: ping the peer over eth0" retry 5 ping -c 1 -W 3 "$S
 barrier linked || fail "the peer never linked its driver"
 
 if group verify; then
-	prog=/tmp/rdma_verify
-	t_check "[$SROCE_ROLE] rdma_verify compiles cleanly" bash -c \
-		"cc -O2 -Wall -Wextra -o $prog $SROCE_REPO/scripts/tests/rdma_verify.c -libverbs 2>&1 |
-		 tee /dev/stderr | { ! grep -q .; }"
-	log "rdma_verify built"
-fi
-
-if [ "$full" = 1 ]; then
-	families="ipv4 ipv6"
-	servers="b a"
-	sizes="2 4096 65536 1048576"
-else
-	families="ipv4 ipv6"
-	servers="b"
-	sizes="2 65536"
+	if [ "$cc_rc" = 0 ] && [ -z "$cc_out" ]; then
+		t_ok "[$SROCE_ROLE] rdma_verify compiles cleanly"
+	else
+		printf '%s\n' "$cc_out" | sed 's/^/# /'
+		t_fail "[$SROCE_ROLE] rdma_verify compiles cleanly" "cc exit $cc_rc, or warnings"
+	fi
 fi
 
 # Which guest serves, and so the direction the names show.
@@ -74,9 +140,8 @@ direction() {
 }
 
 run_pingpong() {
-	local s m sm dir=$1 list="1:1024 4096:4096 65536:4096"
-	[ "$full" = 1 ] && list+=" 5000:1024 1048576:4096"
-	for sm in $list; do
+	local s m sm dir=$1
+	for sm in $pp_list; do
 		s=${sm%:*}
 		m=${sm#*:}
 		srv=(ibv_rc_pingpong -d "$DEV" -g "${gidx[$fam]}" -s "$s" -m "$m" -n 20 -r 64 --chk)
@@ -89,39 +154,40 @@ run_pingpong() {
 }
 
 # perftest: -x picks the GID (so the family); the OOB exchange is TCP over
-# IPv4 either way.  -F: no CPU frequency complaints in a VM.
+# IPv4 either way.  -F: no CPU frequency complaints in a VM.  perftest
+# checks no data, so the check says only that the run completed.
 perf() {
 	local name=$1 tool=$2
 	shift 2
 	srv=("$tool" -d "$DEV" -x "${gidx[$fam]}" -F "$@")
 	cli=("${srv[@]}" "$server_ip4")
-	pair_run "$name" 90 tcp:18515
+	pair_run "$name completed (perftest, no data check)" 90 tcp:18515
 }
 
 run_perftest() {
-	local s dir=$1 t
+	local s dir=$1 t op
 	for s in $sizes; do
-		for t in send write read; do
+		for t in $perf_tools; do
 			perf "ib_${t}_bw $s B $fam $dir" "ib_${t}_bw" -s "$s" -n 20
 		done
 	done
-	perf "ib_atomic_bw CMP_AND_SWAP 8 B $fam $dir" ib_atomic_bw -A CMP_AND_SWAP -n 20
-	perf "ib_atomic_bw FETCH_AND_ADD 8 B $fam $dir" ib_atomic_bw -A FETCH_AND_ADD -n 20
+	for op in $atomic_bw_ops; do
+		perf "ib_atomic_bw $op 8 B $fam $dir" ib_atomic_bw -A "$op" -n 20
+	done
 	for s in $sizes; do
-		for t in send write read; do
+		for t in $perf_tools; do
 			perf "ib_${t}_lat $s B $fam $dir" "ib_${t}_lat" -s "$s" -n 20
 		done
 	done
-	perf "ib_atomic_lat FETCH_AND_ADD 8 B $fam $dir" ib_atomic_lat -A FETCH_AND_ADD -n 20
-	[ "$full" = 1 ] &&
-		perf "ib_atomic_lat CMP_AND_SWAP 8 B $fam $dir" ib_atomic_lat -A CMP_AND_SWAP -n 20
-	return 0
+	for op in $atomic_lat_ops; do
+		perf "ib_atomic_lat $op 8 B $fam $dir" ib_atomic_lat -A "$op" -n 20
+	done
 }
 
 # rdma_cm picks the device and GID from the addresses.
 run_rdmacm() {
 	local dir=$1 s
-	for s in 64 4096; do
+	for s in $rping_sizes; do
 		srv=(rping -s -a "$server_ip" -v -V -C 10 -S "$s")
 		cli=(rping -c -a "$server_ip" -v -V -C 10 -S "$s")
 		pair_run "rping -V $s B x10 $fam $dir" 60 cm
@@ -132,27 +198,55 @@ run_rdmacm() {
 }
 
 # Both directions in one run: the program swaps requester and responder.
+# Its lines, one per case, are the checks (PR_TAP); the plan has their
+# count from rdma_verify --plan.
 run_verify() {
-	local port=18600 line name why extra=()
-	read -ra extra <<<"${SROCE_RC_VERIFY_ARGS:-}"
-	srv=(/tmp/rdma_verify -d "$DEV" -g "${gidx[$fam]}" -p "$port" -t 30)
+	local port=18600
+	srv=("$prog" -d "$DEV" -g "${gidx[$fam]}" -p "$port" -t 30)
 	cli=("${srv[@]}" -s "$((RANDOM + 1))" -m "$verify_max" -l "$fam" -r a:b
-		"${extra[@]}" "${peer_ip[$fam]}")
-	PR_RETRIES=1 pair_run "rdma_verify $fam (all cases, both ways)" 600 "tcp:$port"
+		"${verify_extra[@]}" "${peer_ip[$fam]}")
+	PR_RETRIES=1 PR_TAP=rdma_verify pair_run "rdma_verify $fam (all cases, both ways)" \
+		600 "tcp:$port"
+}
+
+# The checker checked: with -x on both sides every message is spoiled as it
+# arrives, before the check.  rdma_verify must then fail (exit 1, not an
+# abort) and report every case that carries data (any but zero-length and
+# atomic ones) as a mismatch, and pass the others; all its cases must
+# report.  Its lines are evidence here, not checks.
+run_verify_selftest() {
+	local port=18601 name="rdma_verify self-test: corruption reported (-x, ipv4)"
+	local want line op len n=0 spoiled=0 bad=()
+	srv=("$prog" -d "$DEV" -g "${gidx[ipv4]}" -p "$port" -t 30 -x)
+	cli=("${srv[@]}" -m "$selftest_max" -l self-test -r a:b "${peer_ip[ipv4]}")
+	PR_SERVER=b PR_RETRIES=1 PR_QUIET=1 pair_run "$name" 300 "tcp:$port"
 	[ "$SROCE_ROLE" = a ] || return 0
-	# Its own TAP lines, one per case, count too (_pr_n: pair_run's last).
-	# shellcheck disable=SC2154
+	want=$("$prog" -m "$selftest_max" --plan) || want="unknown"
 	while IFS= read -r line; do
 		case $line in
-		"ok - "*) t_ok "rdma_verify ${line#ok - }" ;;
-		"not ok - "*)
-			name=${line#not ok - }
-			why=${name#* (}
-			t_fail "rdma_verify ${name%% (*}" "${why%)}"
-			;;
-		"# "*) log "rdma_verify: ${line#\# }" ;;
+		"ok - "* | "not ok - "*) ;;
+		*) continue ;;
 		esac
-	done <"$SROCE_SHARED/pr.$_pr_n.client.log"
+		n=$((n + 1))
+		read -r op len _ <<<"${line#*ok - }"
+		if [ "$len" != 0 ] && [[ $op != atomic_* ]]; then
+			spoiled=$((spoiled + 1))
+			[[ $line == "not ok - "*"mismatch at byte"* ]] ||
+				bad+=("not reported as a mismatch: $line")
+		elif [[ $line != "ok - "* ]]; then
+			bad+=("failed, but nothing was spoiled: $line")
+		fi
+	done <"$PR_CLOG"
+	log "self-test: $n cases reported, $spoiled of them spoiled; client exit $PR_RC, server exit $PR_ST"
+	[ "$n" = "$want" ] || bad+=("$n case lines, want $want")
+	[ "$PR_RC" = 1 ] || bad+=("client exit $PR_RC, want 1")
+	[ "$PR_ST" = 1 ] || bad+=("server exit $PR_ST, want 1")
+	if [ ${#bad[@]} = 0 ]; then
+		t_ok "$name"
+	else
+		printf '#   %s\n' "${bad[@]:0:10}"
+		t_fail "$name" "${#bad[@]} problems, the first: ${bad[0]}"
+	fi
 }
 
 # One short exchange first: if plain RC traffic does not work, each of the
@@ -163,8 +257,8 @@ PR_SERVER=b pair_run "gate: ibv_rc_pingpong 4096 B ipv4 a->b" 60 tcp:18515
 [ "$SROCE_ROLE" = a ] && [ "${PR_OK:-0}" != 1 ] && : >"$SROCE_SHARED/rc.gate-failed"
 barrier gate || fail "the peer did not reach the gate"
 if [ -e "$SROCE_SHARED/rc.gate-failed" ]; then
-	[ "$SROCE_ROLE" = a ] &&
-		t_fail "rc-pair: the rest" "not run: basic RC traffic fails (the gate above)"
+	# The plan counts them: the shortfall shows they never ran.
+	log "rc-pair: the rest not run: basic RC traffic fails (the gate above)"
 	servers=
 fi
 
@@ -185,6 +279,7 @@ for server in $servers; do
 		[ "$server" = b ] && group verify && run_verify
 	done
 done
+[ -n "$servers" ] && group verify && run_verify_selftest
 
 barrier finished || log "the peer did not finish"
 t_check "[$SROCE_ROLE] rdma link delete $DEV" rdma link delete "$DEV"

@@ -24,7 +24,15 @@
 #                       LISTEN: "tcp:PORT", "cm" (an rdma_cm listener),
 #                       "log:TEXT" (a line of its output) or "-", what the
 #                       server must show before the client starts.  Each side gets SECS, then is killed.
-#                       On the client PR_OK is 1 if both sides passed.
+#                       On the client PR_OK is 1 if both sides passed, PR_RC
+#                       and PR_ST are the client's and the server's exit
+#                       status and PR_CLOG the client's output.
+#                       PR_TAP=PREFIX: the client prints TAP lines of its
+#                       own, and they are the checks: each is reported
+#                       again with PREFIX ahead of its name, and NAME only
+#                       as a failure if a side failed while the client
+#                       reported none.  Plan the client's lines, not NAME.
+#                       PR_QUIET=1: no TAP line at all; the caller judges.
 
 # shellcheck source=scripts/tests/sroce-lib.sh
 . "$SROCE_REPO/scripts/tests/sroce-lib.sh"
@@ -170,8 +178,15 @@ pair_run() {
 	done
 	st=$(cat "$stat" 2>/dev/null || echo "none (still running)")
 	PR_OK=0
-	if [ "$rc" = 0 ] && [ "$st" = 0 ]; then
-		PR_OK=1
+	PR_RC=$rc
+	PR_ST=$st
+	PR_CLOG=$clog
+	[ "$rc" = 0 ] && [ "$st" = 0 ] && PR_OK=1
+	if [ -n "${PR_TAP:-}" ]; then
+		_pr_tap "$name" "$PR_TAP"
+	elif [ "${PR_QUIET:-0}" = 1 ]; then
+		:
+	elif [ "$PR_OK" = 1 ]; then
 		t_ok "$name"
 	else
 		_show_tail "client: ${cli[*]}" "$clog"
@@ -179,4 +194,37 @@ pair_run() {
 		t_fail "$name" "client exit $rc, server exit $st"
 	fi
 	barrier "pr$n.done" || return 1
+}
+
+# _pr_tap NAME PREFIX: pair_run's PR_TAP, after the run.  The program's
+# "not ok - CASE (why)" becomes t_fail "PREFIX CASE" "why"; a name that
+# already starts with PREFIX (say, "rdma_verify ipv4 aborted") keeps it.
+# shellcheck disable=SC2154 # srv and cli are set by pair_run's caller
+_pr_tap() {
+	local name=$1 prefix=$2 line case why failed=0
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*)
+			case=${line#ok - }
+			[[ $case == "$prefix "* ]] || case="$prefix $case"
+			t_ok "$case"
+			;;
+		"not ok - "*)
+			case=${line#not ok - }
+			why=${case#* (}
+			[ "$why" != "$case" ] || why="no reason given"
+			case=${case%% (*}
+			[[ $case == "$prefix "* ]] || case="$prefix $case"
+			t_fail "$case" "${why%)}"
+			failed=1
+			;;
+		"# "*) log "$prefix: ${line#\# }" ;;
+		esac
+	done <"$PR_CLOG"
+	[ "$PR_OK" = 1 ] && return 0
+	_show_tail "client: ${cli[*]}" "$PR_CLOG"
+	_show_tail "server: ${srv[*]}" "$SROCE_SHARED/pr.$_pr_n.server.log"
+	# Otherwise the plan's shortfall, if any, would be all that told.
+	[ "$failed" = 1 ] ||
+		t_fail "$name" "client exit $PR_RC, server exit $PR_ST, and no failing line from it"
 }

@@ -19,6 +19,9 @@
  * Usage:
  *	rdma_verify [options]          server: wait for one client
  *	rdma_verify [options] HOST     client: connect to the server at HOST
+ *	rdma_verify [options] --plan   how many TAP lines a client with these
+ *				       options prints, so a harness can plan
+ *				       them before the run
  *
  * The client's -s, -n, -m, -P, -R and -f apply to both sides.  The exit
  * status is 0 only if every case passed; no wait is unbounded (-t), so a
@@ -92,6 +95,7 @@ struct options {
 	unsigned int timeout;	/* seconds, per wait */
 	long start_psn;		/* < 0: pick one near the 24-bit wrap */
 	bool verbose;
+	bool plan;		/* --plan: print the TAP line count, exit */
 	bool corrupt;		/* self-test: spoil what arrives, then check */
 	unsigned int rnr_delay;	/* ms the responder holds back its receives */
 	const char *fault;	/* NULL, or a scenario of fault_names[] */
@@ -118,6 +122,13 @@ static struct options opt = {
 };
 
 static const char *const fault_names[] = { "peer-exit", "blackhole", "rnr-exc" };
+
+/*
+ * A fault scenario's client reports two checks: how the failing request
+ * ended, then check_flushed().  One that breaks off early reports fewer,
+ * which a harness holding it to --plan sees.
+ */
+#define FAULT_CHECKS	2
 
 /* What one side tells the other about itself. */
 struct peer_info {
@@ -554,8 +565,15 @@ static void setup_verbs(struct ctx *c)
 	c->qp = ibv_create_qp(c->pd, &init);
 	if (!c->qp)
 		die("ibv_create_qp: %s", strerror(errno));
-	/* The provider may round the inline limit up; use what it grants. */
+	/*
+	 * The provider may round the inline limit up; use what it grants.
+	 * It must grant what was asked, else the case list (and --plan)
+	 * would depend on the device.
+	 */
 	c->max_inline = init.cap.max_inline_data;
+	if (c->max_inline < INLINE_WANT)
+		die("ibv_create_qp granted %u inline bytes, asked for %d",
+		    c->max_inline, INLINE_WANT);
 	c->me.qpn = c->qp->qp_num;
 
 	memset(&attr, 0, sizeof(attr));
@@ -1205,7 +1223,12 @@ static int requester_act(struct ctx *c, const struct run *r, char *why,
 	return 0;
 }
 
-/* The cases, in order; sizes over -m are left out, on both sides alike. */
+/*
+ * The cases, in order; sizes over -m are left out, on both sides alike.
+ * How many there are depends on the options alone: c->max_inline is at
+ * least INLINE_WANT (setup_verbs()), over 33, and c->num_sge changes a
+ * length, not the count.  --plan relies on that.
+ */
 static size_t build_cases(const struct ctx *c, struct test_case *tc, size_t cap)
 {
 	static const size_t sizes[] = {
@@ -1223,8 +1246,7 @@ static size_t build_cases(const struct ctx *c, struct test_case *tc, size_t cap)
 			if (sizes[i] <= opt.max_size)
 				ADD(sized_ops[j], sizes[i]);
 	for (i = 0; i < ARRAY_SIZE(inl); i++)
-		if (inl[i] && inl[i] <= c->max_inline && (i == 0 || inl[i] != inl[i - 1]))
-			ADD(OP_SEND_INLINE, inl[i]);
+		ADD(OP_SEND_INLINE, inl[i]);
 	ADD(OP_SEND_SGE, sge_total(c->num_sge));
 	ADD(OP_WRITE_SGE, sge_total(c->num_sge));
 	ADD(OP_READ_SGE, sge_total(c->num_sge));
@@ -1408,26 +1430,45 @@ static void print_not_run(const struct test_case *tc, bool client_requests)
 	       opt.label);
 }
 
+/* Each case runs once each way: first the client requests, then the server. */
+static const bool requester_is_client[] = { true, false };
+
+static struct test_case cases[128];
+
 /* Every case with the client requesting, then with the server. */
 static bool run_all(struct ctx *c, struct tally *t)
 {
-	static struct test_case cases[128];
 	bool usable = true;
-	size_t ncases, i;
-	int dir;
+	size_t ncases, i, dir;
 
 	ncases = build_cases(c, cases, ARRAY_SIZE(cases));
-	for (dir = 1; dir >= 0; dir--)
+	for (dir = 0; dir < ARRAY_SIZE(requester_is_client); dir++)
 		for (i = 0; i < ncases; i++) {
 			if (usable) {
-				usable = run_iterations(c, &cases[i], i, dir, t);
+				usable = run_iterations(c, &cases[i], i,
+							requester_is_client[dir], t);
 				continue;
 			}
 			t->not_run++;
 			if (c->client)
-				print_not_run(&cases[i], dir);
+				print_not_run(&cases[i], requester_is_client[dir]);
 		}
 	return usable;
+}
+
+/*
+ * --plan: the TAP lines a client with these options prints, one per case
+ * and direction (or a fault scenario's checks), from the same case list.
+ * Any device gives the count of this stand-in (see build_cases()).
+ */
+static size_t planned_lines(void)
+{
+	struct ctx c = { .max_inline = INLINE_WANT, .num_sge = NUM_SGE };
+
+	if (opt.fault)
+		return FAULT_CHECKS;
+	return ARRAY_SIZE(requester_is_client) *
+	       build_cases(&c, cases, ARRAY_SIZE(cases));
 }
 
 /* ------------------------------------------------------------- faults */
@@ -1752,6 +1793,8 @@ static void print_usage(const char *prog)
 	       "  -T EXP      local ACK timeout, 4.096 us * 2^EXP (default 14)\n"
 	       "  -c N        retry_cnt (default 7)\n"
 	       "  -N N        rnr_retry (default 7, for ever)\n"
+	       "  --plan      print how many TAP lines a client with these\n"
+	       "              options prints, and exit\n"
 	       "Without HOST: serve one client.  Client's -s -n -m -P -R -f apply to both;\n"
 	       "-T -c -N set this side's QP.\n",
 	       prog, DEFAULT_PORT);
@@ -1787,12 +1830,21 @@ static void check_fault(void)
 
 static void parse_args(int argc, char **argv)
 {
+	static const struct option long_opts[] = {
+		{ "plan", no_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	static char names[128];
 	char *colon;
 	int ch;
 
-	while ((ch = getopt(argc, argv, "d:i:g:p:s:n:m:t:P:l:r:vxR:f:C:T:c:N:h")) != -1) {
+	while ((ch = getopt_long(argc, argv, "d:i:g:p:s:n:m:t:P:l:r:vxR:f:C:T:c:N:h",
+				 long_opts, NULL)) != -1) {
 		switch (ch) {
+		case 'L':
+			opt.plan = true;
+			break;
 		case 'd':
 			opt.dev_name = optarg;
 			break;
@@ -1923,6 +1975,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
 	parse_args(argc, argv);
+	if (opt.plan) {
+		printf("%zu\n", planned_lines());
+		return 0;
+	}
 	c.client = opt.host;
 
 	/* The server waits for its client however long the setup takes. */

@@ -13,6 +13,13 @@
 
 log "rig smoke, role $SROCE_ROLE, pair=$SROCE_PAIR, kernel $(uname -r)"
 
+# Straight-line checks: 10 of the guest itself; in a pair 3 pings and 3
+# of the barriers and the peer's share; the forced failure if asked for.
+plan=10
+[ "$SROCE_PAIR" = 1 ] && plan=$((plan + 3 + 3))
+[ "${RIG_SMOKE_FAIL:-0}" = 1 ] && plan=$((plan + 1))
+t_plan "$plan"
+
 # The overlay lets tests install modules under the host's module tree.
 kmod=/lib/modules/$(uname -r)
 t_check overlay-writable sh -c "mkdir -p $kmod/updates && touch $kmod/updates/.rig-smoke && rm $kmod/updates/.rig-smoke"
@@ -38,7 +45,11 @@ if [ "$SROCE_PAIR" = 1 ]; then
 		t_fail barrier "peer did not arrive"
 	fi
 	# Hold on until both have pinged, so neither powers off under the other.
-	barrier smoke-done || t_fail barrier-done "peer did not arrive"
+	if barrier smoke-done; then
+		t_ok barrier-done
+	else
+		t_fail barrier-done "peer did not arrive"
+	fi
 fi
 
 [ "${RIG_SMOKE_FAIL:-0}" = 1 ] && t_fail forced-failure "RIG_SMOKE_FAIL=1"

@@ -13,13 +13,20 @@
       of the captured packets.  Prints "RESULT ok NAME" / "RESULT fail
       NAME: WHY" lines for the shell to turn into TAP, and "# " notes.
 
+  roce_fuzz.py plan
+      print how many RESULT lines a fuzz run that gets to its end prints:
+      the same classes walked dry (made-up templates and victim QPs,
+      nothing sent, no counters read), each check counted, not judged.
+
 Frames are built with roce_inject.py's ICRC and header code, which is
 independent of the driver.  No frame is ever addressed to a QPN outside
 the victim's QPs and the ranges no QP of this run can have.
 """
 
 import argparse
+import contextlib
 import errno
+import io
 import json
 import os
 import random
@@ -185,17 +192,21 @@ def atmeth(va, rkey, swap_add=1, cmp=0):
 class Target:
     """Where frames go: b's MAC and addresses for each encapsulation."""
 
-    def __init__(self, args):
+    def __init__(self, args, dry=False):
+        self.dry = dry
         self.ifname = args.ifname
         self.dmac = ri.mac(args.dmac)
-        with open(f"/sys/class/net/{args.ifname}/address") as f:
-            self.smac = ri.mac(f.read().strip())
         self.addr = {"v2-4": (args.src4, args.dst4),
                      "v2-6": (args.src6, args.dst6),
                      "v1": (args.src6, args.dst6)}
+        self.sent = 0
+        if dry:
+            self.smac = bytes(6)
+            return
+        with open(f"/sys/class/net/{args.ifname}/address") as f:
+            self.smac = ri.mac(f.read().strip())
         self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
         self.sock.bind((args.ifname, 0))
-        self.sent = 0
 
     def net(self, mode, tp, ip_len=None, udp_len=None, paylen=None,
             icrc=True, bad_icrc=False, cut=None):
@@ -237,6 +248,8 @@ class Target:
         return self.dmac + self.smac + struct.pack(">H", etype) + pkt
 
     def send(self, frames):
+        if self.dry:
+            return
         for i, f in enumerate(frames):
             for _ in range(100):
                 try:
@@ -320,9 +333,11 @@ def read_victim(path):
 
 
 class Fuzzer:
-    def __init__(self, args):
+    def __init__(self, args, dry=False):
         self.args = args
-        self.t = Target(args)
+        self.dry = dry
+        self.checks = 0
+        self.t = Target(args, dry)
         self.results = []
         self.per_class = {}
         self.dir = args.dir
@@ -332,10 +347,15 @@ class Fuzzer:
     # -- results and counters --
 
     def result(self, ok, name, why=""):
+        self.checks += 1
+        if self.dry:
+            return
         print(f"RESULT {'ok' if ok else 'fail'} fuzz: {name}"
               + ("" if ok else f": {why}"), flush=True)
 
     def counters(self):
+        if self.dry:
+            return {}
         for _ in range(20):
             try:
                 with socket.create_connection((self.args.counters_host,
@@ -372,7 +392,9 @@ class Fuzzer:
 
     # -- capture --
 
-    def capture(self):
+    def sniff(self):
+        """The victim's QP 0 requests as sent, by PSN, and the victim's
+        word on its valid traffic."""
         cap = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
                             socket.htons(ETH_P_ALL))
         cap.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
@@ -399,7 +421,18 @@ class Fuzzer:
                 got.setdefault(psn, r)
         cap.close()
         with open(done) as f:
-            status = f.read().strip()
+            return got, f.read().strip()
+
+    def made_up(self):
+        """sniff()'s answer for a dry run: one of each wanted request."""
+        qpn0 = self.vb["qp"][0][0]
+        return {psn: ("v2-4", transport(op, qpn0, psn, bytes(16)
+                                        if OPS[op][2] else b""))
+                for psn, op in enumerate(WANT)}, "ok"
+
+    def capture(self):
+        qpn0 = self.vb["qp"][0][0]
+        got, status = self.made_up() if self.dry else self.sniff()
         self.result(status == "ok", "victim's valid traffic completed",
                     status)
         self.tpl = {}
@@ -418,9 +451,7 @@ class Fuzzer:
         note(f"captured {len(got)} request packets of QP {qpn0:#x} "
              f"({mode if got else '-'}): {', '.join(names)}; "
              f"next PSN {epsn:#x}")
-        want = {0x04, 0x00, 0x01, 0x02, 0x05, 0x06, 0x07, 0x08, 0x0B,
-                0x0C, 0x13, 0x14}
-        missing = sorted(OPS[o][0] for o in want - set(self.tpl))
+        missing = sorted(OPS[o][0] for o in WANT - set(self.tpl))
         self.result(not missing and len(got) == 12,
                     "captured the victim's 12 request packets",
                     f"{len(got)} captured, missing {missing}")
@@ -775,6 +806,20 @@ class Fuzzer:
         self.result(deeper > 0, "random mutations reach past the ICRC check",
                     "no counter past the ICRC check moved")
 
+    def plan(self):
+        """How many checks run() reports when it gets to its end."""
+        n = DRY_QPS
+        self.va = {"qp": {i: (0x100 + i, 0) for i in range(n)}}
+        self.vb = {"qp": {i: (0x200 + i, 0) for i in range(n)},
+                   "va": 0x10000, "rkey": 0x1234, "len": 1 << 16,
+                   "target": 4096}
+        self.victims = {q for q, _ in self.vb["qp"].values()}
+        self.capture()
+        self.next_fresh = 1
+        self.classes()
+        self.mutate(0)
+        return self.checks
+
     def run(self):
         self.va = read_victim(os.path.join(self.dir, "victim.a"))
         self.vb = read_victim(os.path.join(self.dir, "victim.b"))
@@ -804,6 +849,11 @@ class Fuzzer:
 
 
 MODES = ["v2-4", "v2-6", "v1"]
+# the request opcodes fuzz_victim's QP 0 sends, one packet each
+WANT = {0x04, 0x00, 0x01, 0x02, 0x05, 0x06, 0x07, 0x08, 0x0B, 0x0C, 0x13,
+        0x14}
+# a dry run's victim QPs: more than the classes use
+DRY_QPS = 256
 
 
 def ri_psn_diff(a, b):
@@ -832,9 +882,21 @@ def main():
     f.add_argument("--count", type=int, default=3000)
     f.add_argument("--first-bytes", type=int, default=64,
                    help="truncate at every byte up to this many")
+    sub.add_parser("plan")
     args = ap.parse_args()
     if args.cmd == "counters":
         serve_counters(args)
+    elif args.cmd == "plan":
+        # the addresses only shape frames that are never sent
+        dry = argparse.Namespace(
+            ifname="-", dmac="02:00:00:00:00:02", src4="192.0.2.1",
+            dst4="192.0.2.2", src6="2001:db8::1", dst6="2001:db8::2",
+            dir="/nonexistent", counters_host="-", counters_port=0, seed=1,
+            count=0, first_bytes=f.get_default("first_bytes"))
+        # (a dry run's notes are of no use)
+        with contextlib.redirect_stdout(io.StringIO()):
+            n = Fuzzer(dry, dry=True).plan()
+        print(n)
     else:
         Fuzzer(args).run()
 

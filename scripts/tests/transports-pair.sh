@@ -19,25 +19,46 @@ set -u
 # shellcheck source=scripts/tests/rdma-pair-lib.sh
 . "$SROCE_REPO/scripts/tests/rdma-pair-lib.sh"
 
+# The GID kinds, each carrying every transport; known before the link is
+# up (pair_driver is what pair_link will load), so the plan comes first.
+order="v2-ipv4 v2-ipv6 v1-ipv4 v1-ipv6 v1-linklocal"
+order+=" v2-vlan-ipv4 v2-vlan-ipv6 v1-vlan-ipv4 v1-vlan-ipv6"
+if [ "$(pair_driver)" = rxe ] || [ "$(pair_driver_of "$SROCE_PEER_ROLE")" = rxe ]; then
+	order="v2-ipv4 v2-ipv6 v2-vlan-ipv4 v2-vlan-ipv6"
+fi
+tools="rc uc ud"
+
+# a: per kind and tool the run, and on sroce (check_format) its wire
+# format and, for a VLAN kind, the VLAN device's count.  Both: ping, link
+# delete.
+plan=2
+if [ "$SROCE_ROLE" = a ]; then
+	for kind in $order; do
+		per=1
+		if [ "$(pair_driver)" = sroce ]; then
+			per=$((per + 1))
+			[[ $kind == *-vlan-* ]] && per=$((per + 1))
+		fi
+		for tool in $tools; do
+			plan=$((plan + per))
+		done
+	done
+fi
+t_plan "$plan"
+
 pair_link
 
 # VLAN 100 on eth0: its addresses become GIDs of the device on eth0
 pair_vlan
 vlan=$VLAN
 
-order="v2-ipv4 v2-ipv6 v1-ipv4 v1-ipv6 v1-linklocal"
-order+=" v2-vlan-ipv4 v2-vlan-ipv6 v1-vlan-ipv4 v1-vlan-ipv6"
-if [ "$DRV" = rxe ] || [ "$(pair_driver_of "$SROCE_PEER_ROLE")" = rxe ]; then
-	order="v2-ipv4 v2-ipv6 v2-vlan-ipv4 v2-vlan-ipv6"
-fi
-
 declare -A gidx
 for k in $order; do
 	kg=$(pair_kind_gid "$k")
 	g=${kg%% *}
-	t=${kg#* }
-	wait_for 10 pair_gid_index "$DEV" "$g" "$t" || fail "$DEV: no $t GID $g"
-	gidx[$k]=$(pair_gid_index "$DEV" "$g" "$t")
+	gtype=${kg#* }
+	wait_for 10 pair_gid_index "$DEV" "$g" "$gtype" || fail "$DEV: no $gtype GID $g"
+	gidx[$k]=$(pair_gid_index "$DEV" "$g" "$gtype")
 done
 log "$DEV GID indexes: $(for k in $order; do printf '%s=%s ' "$k" "${gidx[$k]}"; done)"
 t_check "[$SROCE_ROLE] $DRV: ping the peer over eth0" retry 5 ping -c 1 -W 3 "$SROCE_PEER_IP4"
@@ -68,7 +89,7 @@ check_format() {
 
 server_ip4=192.0.2.2
 for kind in $order; do
-	for tool in rc uc ud; do
+	for tool in $tools; do
 		case $tool in
 		ud) size=1024 ;;
 		*) size=4096 ;;

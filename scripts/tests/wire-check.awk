@@ -9,7 +9,13 @@
 # me (this guest's MAC), pcp_me/pcp_peer (1: that side must set PCP = sl),
 # tagged (1: VLAN 100 GID), zero_csum_peer (1: the peer is rdma_rxe,
 # which sends IPv6 UDP checksum 0 (RFC 6936), an expert error to tshark;
-# tolerated on its frames only).  Output: "ok|fail TAB check TAB why".
+# tolerated on its frames only).  Output: "key TAB ok|fail TAB check TAB
+# why", key naming the check (encap, opcodes, qpn, pcp, clean).
+#
+# skip=WHY: judge nothing, report every check as failed for WHY (the run
+# itself failed), so that a run always reports the same checks.
+# plan=1: print only how many checks a run with these variables reports
+# (read no frames: give it /dev/null).
 
 function hex(s,    i, c, v) {
 	v = 0
@@ -27,6 +33,17 @@ function hex(s,    i, c, v) {
 function bad(what, why) {
 	if (!(what in err))
 		err[what] = why " (frame " NR ")"
+}
+
+function verdict(key, good, what, why) {
+	checks++
+	if (plan != "")
+		return
+	if (skip != "") {
+		good = 0
+		why = skip
+	}
+	printf "%s\t%s\t%s\t%s\n", key, good ? "ok" : "fail", what, why
 }
 
 $1 >= t0 && $1 <= t1 &&
@@ -67,17 +84,17 @@ $1 >= t0 && $1 <= t1 &&
 }
 
 END {
-	printf "%s\t%d RoCE frames, all decoded as %s%s\t%s\n",
-	       n && !("encap" in err) ? "ok" : "fail", n, chain,
-	       tagged ? " (VLAN 100)" : "", n ? err["encap"] : "none captured"
+	verdict("encap", n && !("encap" in err),
+		sprintf("%d RoCE frames, all decoded as %s%s", n, chain,
+			tagged ? " (VLAN 100)" : ""),
+		n ? err["encap"] : "none captured")
 
 	want = tool == "rc" ? "4 17" : "100"
 	got = ""
 	for (o = 0; o < 256; o++)
 		if (o in ops)
 			got = got (got == "" ? "" : " ") o
-	printf "%s\tBTH opcodes %s\tgot '%s'\n", got == want ? "ok" : "fail",
-	       want, got
+	verdict("opcodes", got == want, "BTH opcodes " want, "got '" got "'")
 
 	why = err["qpn"]
 	if (lq == rq)
@@ -92,16 +109,21 @@ END {
 		if (!((kp[1], kp[2]) in sent))
 			why = sprintf("ACK of PSN 0x%x, never sent", kp[2])
 	}
-	printf "%s\tdest QPNs 0x%x/0x%x, first PSNs 0x%x/0x%x%s\t%s\n",
-	       why == "" ? "ok" : "fail", rq, lq, lp, rp,
-	       tool == "rc" ? ", ACKed PSNs" : ", DETH source QPNs", why
+	verdict("qpn", why == "",
+		sprintf("dest QPNs 0x%x/0x%x, first PSNs 0x%x/0x%x%s", rq, lq,
+			lp, rp, tool == "rc" ? ", ACKed PSNs" : ", DETH source QPNs"),
+		why)
 
 	if (tagged)
-		printf "%s\tVLAN PCP %d from each sroce sender\t%s\n",
-		       ("pcp" in err) ? "fail" : "ok", sl, err["pcp"]
+		verdict("pcp", !("pcp" in err),
+			sprintf("VLAN PCP %d from each sroce sender", sl), err["pcp"])
 
-	printf "%s\tno malformed frame, no expert info%s\t%s\n",
-	       ("clean" in err) ? "fail" : "ok",
-	       zero_csum ? " (but the peer's zero UDP checksums over IPv6 in " \
-			   zero_csum " frames)" : "", err["clean"]
+	verdict("clean", !("clean" in err),
+		"no malformed frame, no expert info" \
+		(zero_csum ? " (but the peer's zero UDP checksums over IPv6 in " \
+			     zero_csum " frames)" : ""),
+		err["clean"])
+
+	if (plan != "")
+		print checks
 }

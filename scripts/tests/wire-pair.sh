@@ -11,9 +11,12 @@
 #          QPNs and starting PSNs the tool printed, ACKs for PSNs that
 #          were sent, the VLAN tag where the GID is the VLAN's with PCP =
 #          SL from a sroce sender, and no malformed frame or expert info.
+#          Then the decoder's checks are shown to fail: wire-check.awk
+#          judges copies of a real run's decoded frames spoiled one way
+#          each (a wrong PCP, a wrong destination QPN, a malformed flag).
 # perftest ib_send_bw, ib_write_bw and ib_read_bw over RoCE v1 and v2 GIDs
-#          (IPv4, IPv6, VLAN); each sroce side's receive counters must
-#          show the GID type's format.
+#          (IPv4, IPv6, VLAN): they complete, but check no data; each
+#          sroce side's receive counters must show the GID type's format.
 # rdmacm   rping -V with rdma_cm's default RoCE mode set to v1 in configfs
 #          on both guests (IPv4 and IPv6): RoCEv1 packets only; then the
 #          default restored, and RoCEv2 only.
@@ -47,6 +50,54 @@ if [ "$v1" = 0 ]; then
 	wire_kinds="v2-ipv4 v2-ipv6 v2-vlan-ipv4"
 	perf_kinds="v2-ipv4 v2-ipv6 v2-vlan-ipv6"
 fi
+
+# The first VLAN kind's RC run is the one whose frames are spoiled to
+# show wire-check.awk fails.
+for spoil_kind in $wire_kinds; do
+	[[ $spoil_kind == *-vlan-* ]] && break
+done
+spoils="pcp qpn malformed"
+
+# How many checks check_format makes for KIND on this guest
+format_checks() {
+	[ "$DRV" = sroce ] || { echo 0; return; }
+	case $1 in
+	*-vlan-*) echo 2 ;;
+	*) echo 1 ;;
+	esac
+}
+
+# The plan, from the lists the groups below loop over.  pair_run's
+# client (guest a) reports each run; wire-check.awk says how many checks
+# it makes of a run's frames.
+plan() {
+	local n=2 client=0 k t
+	[ "$SROCE_ROLE" != "${PR_SERVER:-b}" ] && client=1
+	if group wire && [ "$client" = 1 ]; then
+		# dumpcap starts and captured, tshark decodes, the self-tests
+		n=$((n + 3 + $(wc -w <<<"$spoils")))
+		for k in $wire_kinds; do
+			for t in rc ud; do
+				n=$((n + 1 + $(awk -f "$SROCE_REPO/scripts/tests/wire-check.awk" \
+					-v plan=1 -v tagged="$([[ $k == *-vlan-* ]] && echo 1)" \
+					/dev/null)))
+			done
+		done
+	fi
+	if group perftest; then
+		for k in $perf_kinds; do
+			for t in send write read; do
+				n=$((n + client + $(format_checks "$k")))
+			done
+		done
+	fi
+	if group rdmacm; then
+		[ "$v1" = 1 ] && n=$((n + 2 + 2 * (client + $(format_checks v1-cm))))
+		n=$((n + 2 * (client + $(format_checks v2-cm))))
+	fi
+	echo "$n"
+}
+t_plan "$(plan)"
 
 declare -A gidx
 for k in $wire_kinds $perf_kinds; do
@@ -113,8 +164,11 @@ run_wire() {
 		: >"$runs"
 		dumpcap -i eth0 -q -a duration:900 -w "$cap" 2>/tmp/dumpcap.err &
 		cap_pid=$!
-		wait_for 60 grep -q '^Capturing on' /tmp/dumpcap.err ||
+		if wait_for 60 grep -q '^Capturing on' /tmp/dumpcap.err; then
+			t_ok "wire: dumpcap starts"
+		else
 			t_fail "wire: dumpcap starts" "$(cat /tmp/dumpcap.err)"
+		fi
 	fi
 	# Both guests hand out QPNs alike: make b's differ from a's, so a frame
 	# sent to the wrong side's QPN shows.  (This client creates its QP,
@@ -155,21 +209,23 @@ run_wire() {
 		t_fail "wire: tshark decodes the capture" "$(tail -n 5 /tmp/tshark.err)"
 		return 1
 	fi
-	log "wire: $(wc -l </tmp/wire.fields) frames captured"
-	local ok t1 lq lp rq rp
+	t_ok "wire: tshark decodes the capture ($(wc -l </tmp/wire.fields) frames)"
+	local ok t1 lq lp rq rp skip
 	while read -r kind tool t0 t1 ok lq lp rq rp; do
 		name="wire: ibv_${tool}_pingpong SL $sl $kind"
+		skip=
 		if [ "$ok" != 1 ] || [ -z "$rp" ]; then
-			t_fail "$name: decoded" "the run failed or printed no addresses"
-			continue
+			skip="the run failed or printed no addresses"
 		fi
-		wire_check "$name" "$kind" "$tool" "$t0" "$t1" "$lq" "$lp" "$rq" "$rp"
+		wire_check "$name" "$kind" "$tool" "$t0" "$t1" "$lq" "$lp" "$rq" "$rp" "$skip"
 	done <"$runs"
+	wire_selftest
 }
 
-# The frames of one run (between T0 and T1) against what the run used.
-wire_check() {
-	local name=$1 kind=$2 tool=$3 t0=$4 t1=$5 lq=$6 lp=$7 rq=$8 rp=$9
+# judge FIELDS KIND TOOL T0 T1 LQ LP RQ RP [SKIP]: wire-check.awk's verdicts
+# on the frames of one run (between T0 and T1) against what the run used
+judge() {
+	local fields=$1 kind=$2 tool=$3 t0=$4 t1=$5 lq=$6 lp=$7 rq=$8 rp=$9 skip=${10:-}
 	local chain=eth:ethertype:
 	case $kind in *-vlan-*) chain+=vlan:ethertype: ;; esac
 	case $kind in
@@ -178,7 +234,7 @@ wire_check() {
 	*) chain+=ipv6:udp:infiniband ;;
 	esac
 	awk -F '\t' -f "$SROCE_REPO/scripts/tests/wire-check.awk" \
-		-v t0="$t0" -v t1="$t1" -v chain="$chain" \
+		-v t0="$t0" -v t1="$t1" -v chain="$chain" -v skip="$skip" \
 		-v tool="$tool" -v iters="$iters" -v sl="$sl" \
 		-v lq="$lq" -v lp="$lp" -v rq="$rq" -v rp="$rp" \
 		-v me="$(cat /sys/class/net/eth0/address)" \
@@ -186,15 +242,70 @@ wire_check() {
 		-v pcp_peer="$([ "$peer_drv" = sroce ] && echo 1)" \
 		-v tagged="$([[ $kind == *-vlan-* ]] && echo 1)" \
 		-v zero_csum_peer="$([ "$peer_drv" = rxe ] && echo 1)" \
-		/tmp/wire.fields >/tmp/wire.verdicts
-	while IFS=$'\t' read -r verdict what why; do
+		"$fields"
+}
+
+# wire_check NAME KIND TOOL T0 T1 LQ LP RQ RP SKIP: report the verdicts.  An
+# awk that reports fewer checks than it plans leaves the plan unmet.
+wire_check() {
+	local name=$1 key verdict what why
+	shift
+	judge /tmp/wire.fields "$@" >/tmp/wire.verdicts
+	while IFS=$'\t' read -r key verdict what why; do
 		if [ "$verdict" = ok ]; then
 			t_ok "$name: $what"
 		else
 			t_fail "$name: $what" "$why"
 		fi
 	done </tmp/wire.verdicts
-	[ -s /tmp/wire.verdicts ] || t_fail "$name: checked" "wire-check.awk said nothing"
+}
+
+# spoil HOW T0 T1 LQ: the decoded frames, with the first frame this guest
+# sent within T0..T1 spoiled: its PCP one off, sent to its own QPN, or
+# flagged malformed by the decoder
+spoil() {
+	awk -F '\t' -v OFS='\t' -v how="$1" -v t0="$2" -v t1="$3" -v lq="$4" \
+		-v me="$(cat /sys/class/net/eth0/address)" '
+		!done && $1 >= t0 && $1 <= t1 && $2 == me && $3 ~ /infiniband/ {
+			if (how == "pcp")
+				$5 = ($5 + 1) % 8
+			else if (how == "qpn")
+				$10 = sprintf("0x%06x", lq)
+			else
+				$3 = $3 ":_ws.malformed"
+			done = 1
+		}
+		{ print }' /tmp/wire.fields
+}
+
+# The checker is shown to fail: the check a spoiling targets passes on
+# the real frames of the $spoil_kind RC run, and fails on the spoiled copy.
+wire_selftest() {
+	local how key name run f real spoilt
+	run=$(awk -v k="$spoil_kind" '$1 == k && $2 == "rc"' "$runs")
+	read -ra f <<<"$run"
+	for how in $spoils; do
+		case $how in
+		pcp) key=pcp name="PCP $(((sl + 1) % 8)) instead of $sl on a sent frame" ;;
+		qpn) key=qpn name="a frame sent to its own QPN" ;;
+		malformed) key=clean name="a frame flagged malformed" ;;
+		esac
+		name="wire-check.awk self-test: $name is reported (ibv_rc_pingpong $spoil_kind)"
+		if [ "${f[4]:-}" != 1 ] || [ -z "${f[8]:-}" ]; then
+			t_fail "$name" "the $spoil_kind RC run failed: nothing real to spoil"
+			continue
+		fi
+		real=$(judge /tmp/wire.fields "$spoil_kind" rc "${f[@]:2:2}" "${f[@]:5:4}" |
+			awk -F '\t' -v k="$key" '$1 == k { print $2 }')
+		spoil "$how" "${f[2]}" "${f[3]}" "${f[5]}" >/tmp/wire.spoilt
+		spoilt=$(judge /tmp/wire.spoilt "$spoil_kind" rc "${f[@]:2:2}" "${f[@]:5:4}" |
+			awk -F '\t' -v k="$key" '$1 == k { print $2 ": " $4 }')
+		if [ "$real" = ok ] && [[ $spoilt == fail:* ]]; then
+			t_ok "$name"
+		else
+			t_fail "$name" "$key on the real frames: '$real', on the spoiled: '$spoilt'"
+		fi
+	done
 }
 
 # ---- perftest --------------------------------------------------------
@@ -207,7 +318,7 @@ run_perftest() {
 			srv=("ib_${t}_bw" -d "$DEV" -x "${gidx[$kind]}" -F -n 200 -s 4096 --report_gbits)
 			cli=("${srv[@]}" "$server_ip4")
 			snap
-			pair_run "$name" 90 tcp:18515
+			pair_run "$name completed (perftest, no data check)" 90 tcp:18515
 			check_format "$name" "$kind"
 		done
 	done
