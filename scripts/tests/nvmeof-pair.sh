@@ -12,6 +12,10 @@
 #
 #   scripts/guest.sh --pair --env SROCE_DRV_A=sroce --env SROCE_DRV_B=rxe \
 #       scripts/tests/nvmeof-pair.sh
+# Run in one guest (guest.sh without --pair), that guest is target and
+# host at once, over one sroce device: the same-host case of a storage
+# target with a local initiator, carried by sroce's loopback.
+#
 # SROCE_DRV_A, SROCE_DRV_B   sroce (default) or rxe, per guest
 # SROCE_NVME_FAMILIES        "ipv4" (default), "ipv4 ipv6"
 # SROCE_NVME_SIZE            bytes fio covers per job (default 64M)
@@ -42,15 +46,23 @@ words() {
 	echo "${#w[@]}"
 }
 
+# One guest alone plays both parts
+local_=0
+[ "$SROCE_PAIR" = 1 ] || local_=1
+
 nfam=$(words "$families")
-if [ "$SROCE_ROLE" = b ]; then
-	# null_blk, nvmet-rdma, the subsystem, a port per family, teardown,
-	# link delete
-	t_plan $((3 + nfam + 2))
+# target: null_blk, nvmet-rdma, the subsystem, a port per family,
+# teardown, link delete
+target_plan=$((3 + nfam + 2))
+# host: per family connect, namespace, each fio job, the corruption run,
+# disconnect, controller gone; then nvme-rdma unload, link delete
+host_plan=$((nfam * (2 + $(words "$fio_jobs") + 1 + 2) + 2))
+if [ "$local_" = 1 ]; then
+	t_plan $((target_plan + host_plan - 1))
+elif [ "$SROCE_ROLE" = b ]; then
+	t_plan "$target_plan"
 else
-	# per family: connect, namespace, each fio job, the corruption run,
-	# disconnect, controller gone; then nvme-rdma unload, link delete
-	t_plan $((nfam * (2 + $(words "$fio_jobs") + 1 + 2) + 2))
+	t_plan "$host_plan"
 fi
 
 for m in nvmet nvmet-rdma nvme-rdma null_blk; do
@@ -141,6 +153,10 @@ fio_verify() {
 corrupt_sync() {
 	local fam=$1 skip=${2:-}
 	[ -z "$skip" ] || : >"$SROCE_SHARED/nvme.$fam.skip"
+	if [ "$local_" = 1 ]; then
+		target_spoil "$fam"
+		return 0
+	fi
 	barrier "nvme.$fam.written" 900 && barrier "nvme.$fam.spoiled" 120
 }
 
@@ -219,6 +235,10 @@ host_run() {
 	local fam=$1 addr tag job rw bs qd
 	[ "$fam" = ipv4 ] && addr=$SROCE_PEER_IP4 || addr=$SROCE_PEER_IP6
 	tag="$fam a->b"
+	if [ "$local_" = 1 ]; then
+		[ "$fam" = ipv4 ] && addr=$SROCE_MY_IP4 || addr=$SROCE_MY_IP6
+		tag="$fam a->a, one device"
+	fi
 	modprobe nvme-rdma || fail "modprobe nvme-rdma"
 	# A short controller-loss timeout, so a dead transport ends the I/O
 	# with errors instead of leaving it queued for minutes.
@@ -247,7 +267,14 @@ host_run() {
 	t_check "controller gone $tag" wait_for 20 bash -c '! ls /sys/class/nvme/nvme* >/dev/null 2>&1'
 }
 
-if [ "$SROCE_ROLE" = b ]; then
+if [ "$local_" = 1 ]; then
+	target_up
+	for fam in $families; do
+		host_run "$fam"
+	done
+	t_check "$me nvme-rdma unloads" modprobe -r nvme-rdma
+	t_check "$me target teardown" target_down
+elif [ "$SROCE_ROLE" = b ]; then
 	target_up
 	barrier target_up || fail "the host never arrived"
 	for fam in $families; do
