@@ -143,6 +143,16 @@ if want build; then
 		cat "$logdir/build.log"
 		not_ok "module builds"
 	fi
+	# A test script make check never runs is a check that never runs.
+	unrun=
+	for t in $(grep -lE '^[[:space:]]*t_plan ' scripts/tests/*.sh); do
+		grep -qF ":$t" scripts/check.sh || unrun+=" $t"
+	done
+	if [ -z "$unrun" ]; then
+		ok "every test script in scripts/tests runs in make check"
+	else
+		not_ok "every test script in scripts/tests runs in make check" "not listed:$unrun"
+	fi
 	if bash scripts/style.sh >"$logdir/style.log" 2>&1; then
 		ok "checkpatch --strict clean"
 	else
@@ -237,6 +247,8 @@ if want guest; then
 		"pair wire-sroce-sroce:scripts/tests/wire-pair.sh"
 		"pair wire-sroce-rxe:scripts/tests/wire-pair.sh:SROCE_DRV_B=rxe SROCE_WIRE_ONLY=wire,rdmacm"
 		"pair fuzz-sroce-sroce:scripts/tests/fuzz-pair.sh"
+		"single loopback:scripts/tests/loopback.sh"
+		"single nvmeof-loopback:scripts/tests/nvmeof-pair.sh"
 	)
 	# make check-long: what the rest already covers once, again in the
 	# other role or at full length.
@@ -263,6 +275,7 @@ if want debug; then
 			"single debug-teardown:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=150"
 			"single debug-hostile-rings:scripts/tests/hostile-rings.sh:SROCE_HOSTILE_ROUNDS=4"
 			"pair debug-fuzz:scripts/tests/fuzz-pair.sh:SROCE_FUZZ_COUNT=1000"
+			"single debug-loopback:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=1048576 SROCE_LO_KINDS=v2-ipv4,v1-ipv6"
 		)
 		debug_long_tests=(
 			"pair debug-rc-long:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=pingpong,rdmacm,verify SROCE_RC_VERIFY_MAX=1048576"

@@ -17,7 +17,8 @@
 # and rping -V over rdma_cm to the local IPv4 and IPv6 address.
 #
 # SROCE_LO_VERIFY_MAX=N   rdma_verify's largest message (default 16 MiB)
-# SROCE_LO_KINDS="..."    GID kinds (default: v2-ipv4 v2-ipv6 v1-ipv4 v1-ipv6)
+# SROCE_LO_KINDS="..."    GID kinds, space or comma separated (default:
+#                         v2-ipv4 v2-ipv6 v1-ipv4 v1-ipv6)
 #
 # NVMe over Fabrics with target and host on one device: nvmeof-pair.sh run
 # in a single guest.
@@ -30,6 +31,7 @@ set -u
 DEV=sroce0
 verify_max=${SROCE_LO_VERIFY_MAX:-16777216}
 kinds=${SROCE_LO_KINDS:-v2-ipv4 v2-ipv6 v1-ipv4 v1-ipv6}
+kinds=${kinds//,/ }
 # NAME:TOOL:OPTIONS, each run over every kind
 pingpongs="rc:ibv_rc_pingpong:--chk rc-events:ibv_rc_pingpong:-e_--chk"
 pingpongs+=" ud:ibv_ud_pingpong:--chk ud-events:ibv_ud_pingpong:-e_--chk"
