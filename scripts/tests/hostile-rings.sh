@@ -109,21 +109,8 @@ log "hostile_rings: $((SECONDS - t0)) s"
 touch "$by.stop"
 wait "$bypid"
 
-# One line per check of the program's plan, passed or failed, unless it
-# crashed or timed out: then the lines it owes make the run fail its plan.
-# Its exit status is a check only when it failed without saying why.
-if [ "$cc_rc" = 0 ]; then
-	reported=0
-	while IFS= read -r line; do
-		case $line in
-		"PASS "*) t_ok "${line#PASS }" ;;
-		"FAIL "*) name=${line#FAIL }; t_fail "${name%%: *}" "${name#*: }"; reported=1 ;;
-		*) log "hostile_rings: $line" ;;
-		esac
-	done <"$out"
-	[ "$rc" = 0 ] || [ "$reported" = 1 ] ||
-		t_fail "hostile_rings exits 0" "status $rc, but no check failed"
-fi
+# The program's checks, if it was built (t_program).
+[ "$cc_rc" != 0 ] || t_program hostile_rings "$out" "$rc"
 
 read -r byok bybad <"$by.count"
 log "bystander: $byok pingpong runs passed, $bybad failed during the abuse"

@@ -84,6 +84,24 @@ t_status() {
 	return "$rc"
 }
 
+# t_program PROG OUT STATUS: the checks a test program printed into OUT
+# ("PASS name" / "FAIL name: why", its plan's every line), as ok / not ok
+# lines; other lines go to the log.  A program that crashed owes lines,
+# and the script's plan catches that; its exit STATUS is a check only when
+# it failed without saying why.
+t_program() {
+	local prog=$1 out=$2 rc=$3 line name reported=0
+	while IFS= read -r line; do
+		case $line in
+		"PASS "*) t_ok "${line#PASS }" ;;
+		"FAIL "*) name=${line#FAIL }; t_fail "${name%%: *}" "${name#*: }"; reported=1 ;;
+		*) log "$prog: $line" ;;
+		esac
+	done <"$out"
+	[ "$rc" = 0 ] || [ "$reported" = 1 ] ||
+		t_fail "$prog exits 0" "status $rc, but no check failed"
+}
+
 # devinfo DEV FIELD: one field of `ibv_devinfo -v -d DEV`, e.g. active_mtu.
 devinfo() {
 	ibv_devinfo -v -d "$1" | awk -v f="$2:" '$1 == f { $1 = ""; sub(/^ /, ""); print; exit }'
