@@ -238,7 +238,6 @@ if want guest; then
 		"pair rc-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=sroce"
 		"pair rc-sroce-rxe:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe $interop"
 		"pair nvmeof-sroce-sroce:scripts/tests/nvmeof-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=sroce"
-		"pair nvmeof-sroce-rxe:scripts/tests/nvmeof-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe"
 		"pair transports-sroce-sroce:scripts/tests/transports-pair.sh"
 		"pair transports-sroce-rxe:scripts/tests/transports-pair.sh:SROCE_DRV_B=rxe"
 		"pair netem-sroce-sroce:scripts/tests/netem-pair.sh"
@@ -252,7 +251,12 @@ if want guest; then
 	)
 	# make check-long: what the rest already covers once, again in the
 	# other role or at full length.
+	# nvmeof-sroce-rxe: in the cold run of 2026-12-01 guest b's rdma_rxe
+	# (the target; sroce only on a) died in its own requester
+	# (__kmalloc_node_track_caller from rxe_init_packet), not reproduced
+	# since; kept to check-long until that is understood.
 	long_tests=(
+		"pair nvmeof-sroce-rxe:scripts/tests/nvmeof-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe"
 		"pair rc-rxe-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=rxe SROCE_DRV_B=sroce $interop"
 		"pair rc-full-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_RC_FULL=1"
 	)
