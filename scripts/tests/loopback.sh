@@ -24,7 +24,7 @@
 # in a single guest.
 
 set -u
-# v6_gid, and sroce-lib.sh's helpers
+# v6_gid, _tcp_listening, _cm_listening, and sroce-lib.sh's helpers
 # shellcheck source=scripts/tests/rdma-pair-lib.sh
 . "$SROCE_REPO/scripts/tests/rdma-pair-lib.sh"
 
@@ -87,14 +87,6 @@ for k in $kinds; do
 	gidx[$k]=$(gid_index "$DEV" "${kg%% *}" "${kg#* }")
 done
 log "$DEV GID indexes: $(for k in $kinds; do printf '%s=%s ' "$k" "${gidx[$k]}"; done)"
-
-_tcp_listening() {
-	[ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]
-}
-
-_cm_listening() {
-	rdma resource show cm_id 2>/dev/null | grep -q 'state LISTEN'
-}
 
 # lo_run NAME SECS LISTEN -- SERVER... -- CLIENT...: both ends here, the
 # server first (LISTEN: tcp:PORT or cm, what it shows once ready).  One
