@@ -96,37 +96,202 @@ count_tap() {
 	echo "# $name: $p passed, $f failed, status $rc"
 }
 
+# Guest tests run side by side as far as the CPUs allow: a single-guest
+# run keeps one CPU busy, a pair two, and at most $jobs CPUs' worth run
+# at once (SROCE_CHECK_JOBS, default the CPU count).  The next entry that
+# fits starts first, so a pair waiting for two CPUs does not keep a
+# single from the one that is free.  Each run's output goes to its own
+# file and is shown, and counted, when it ends.
+jobs=${SROCE_CHECK_JOBS:-$(nproc)}
+declare -A run_name=() run_mode=() run_t0=() run_cpus=()
+running_cpus=0
+
+# Report a finished run: its check lines, its count, its duration.
+report_run() {
+	local pid=$1 rc=$2 name=${run_name[$1]} mode=${run_mode[$1]} d
+	local out=$logdir/$mode-$name.out
+	d=$((SECONDS - run_t0[$pid]))
+	printf '\n=== guest %s %s\n' "$mode" "$name"
+	grep -E '^(\[[ab]\] )?((not )?ok - |1\.\.[0-9]+$)|guest\.sh:|splat' "$out"
+	count_tap "$mode $name" "$out" "$rc" "$mode"
+	printf '=== guest %s %s took %dm%02ds\n' "$mode" "$name" $((d / 60)) $((d % 60))
+	running_cpus=$((running_cpus - run_cpus[$pid]))
+	unset "run_name[$pid]" "run_mode[$pid]" "run_t0[$pid]" "run_cpus[$pid]"
+}
+
+# Wait for one running guest test (any) and report it.  Polled: bash's
+# "wait -n" does not say which job ended, and misses one that ended
+# before it was called.
+reap_one() {
+	local pid rc
+	while :; do
+		for pid in "${!run_name[@]}"; do
+			kill -0 "$pid" 2>/dev/null && continue
+			rc=0
+			wait "$pid" || rc=$?
+			report_run "$pid" "$rc"
+			return
+		done
+		sleep 1
+	done
+}
+
+# Start one entry ("MODE NAME:SCRIPT[:K=V K=V...]") in the background.
+start_run() {
+	local t=$1 mode rest name script envs=() args kv cpus=1
+	shift
+	mode=${t%% *}
+	rest=${t#* }
+	name=${rest%%:*}
+	rest=${rest#*:}
+	script=$repo/${rest%%:*}
+	[[ $rest == *:* ]] && read -ra envs <<<"${rest#*:}"
+	args=("$@" --timeout 600 --log "$logdir/$mode-$name")
+	if [ "$mode" = pair ]; then
+		args+=(--pair)
+		cpus=2
+	fi
+	for kv in "${envs[@]}"; do
+		args+=(--env "$kv")
+	done
+	echo "# $(date +%T) starting guest $mode $name"
+	bash scripts/guest.sh "${args[@]}" "$script" >"$logdir/$mode-$name.out" 2>&1 &
+	run_name[$!]=$name
+	run_mode[$!]=$mode
+	run_t0[$!]=$SECONDS
+	run_cpus[$!]=$cpus
+	running_cpus=$((running_cpus + cpus))
+}
+
+entry_cpus() {
+	if [ "${1%% *}" = pair ]; then echo 2; else echo 1; fi
+}
+
 # run_guest_tests GUEST_ARGS... -- ENTRY...: each ENTRY is
 # "MODE NAME:SCRIPT[:K=V K=V...]", the K=V pairs reaching the script
 # through guest.sh --env; GUEST_ARGS go to every guest.sh call.
 run_guest_tests() {
-	local gargs=() t mode rest name script envs args kv
+	local gargs=() pending=() t name i started need
 	while [ "$1" != -- ]; do
 		gargs+=("$1")
 		shift
 	done
 	shift
 	for t in "$@"; do
-		mode=${t%% *}
-		rest=${t#* }
-		name=${rest%%:*}
-		rest=${rest#*:}
+		name=${t#* }
+		name=${name%%:*}
 		if [ -n "${SROCE_CHECK_TESTS:-}" ] && [[ " $SROCE_CHECK_TESTS " != *" $name "* ]]; then
 			continue
 		fi
-		script=$repo/${rest%%:*}
-		envs=()
-		[[ $rest == *:* ]] && read -ra envs <<<"${rest#*:}"
-		stage "guest $mode $name"
-		args=("${gargs[@]}" --timeout 600 --log "$logdir/$mode-$name")
-		[ "$mode" = pair ] && args+=(--pair)
-		for kv in "${envs[@]}"; do
-			args+=(--env "$kv")
-		done
-		bash scripts/guest.sh "${args[@]}" "$script" 2>&1 | tee "$logdir/$mode-$name.out" |
-			grep -E '^(\[[ab]\] )?((not )?ok - |1\.\.[0-9]+$)|guest\.sh:|splat'
-		count_tap "$mode $name" "$logdir/$mode-$name.out" "${PIPESTATUS[0]}" "$mode"
+		pending+=("$t")
 	done
+	while [ ${#pending[@]} -gt 0 ]; do
+		started=
+		for i in "${!pending[@]}"; do
+			need=$(entry_cpus "${pending[$i]}")
+			# An entry wider than $jobs still runs, alone.
+			if [ $((running_cpus + need)) -le "$jobs" ] || [ "$running_cpus" = 0 ]; then
+				start_run "${pending[$i]}" "${gargs[@]}"
+				unset "pending[$i]"
+				pending=("${pending[@]}")
+				started=1
+				break
+			fi
+		done
+		[ -n "$started" ] || reap_one
+	done
+	while [ ${#run_name[@]} -gt 0 ]; do
+		reap_one
+	done
+}
+
+# The debug kernel (scripts/guest-kernel.sh) builds in the background at
+# idle priority while the guest tests on Debian's kernel run, so a cold
+# build uses the CPU time those guests leave idle; KUnit and the debug
+# stage wait for it.
+kernel_pid=
+kernel=
+start_kernel_build() {
+	local pri=(nice -n 19)
+	chrt --idle 0 true 2>/dev/null && pri=(chrt --idle 0 nice -n 19)
+	echo "# $(date +%T) building the debug kernel in the background (${pri[*]})"
+	"${pri[@]}" bash scripts/guest-kernel.sh >"$logdir/guest-kernel.path" \
+		2>"$logdir/guest-kernel.log" &
+	kernel_pid=$!
+	kernel_t0=$SECONDS
+}
+
+# Wait for the background build; its status is wait_kernel's.
+wait_kernel() {
+	local rc=0 d
+	[ -n "$kernel_pid" ] || start_kernel_build
+	if [ "$kernel_pid" != finished ]; then
+		wait "$kernel_pid" || rc=$?
+		kernel_rc=$rc
+		kernel_pid=finished
+		d=$((SECONDS - kernel_t0))
+		printf '# debug kernel: build finished after %dm%02ds, status %d\n' \
+			$((d / 60)) $((d % 60)) "$rc"
+		kernel=$(tail -n 1 "$logdir/guest-kernel.path")
+	fi
+	[ "$kernel_rc" = 0 ] && [ -n "$kernel" ] && [ -f "$kernel" ]
+}
+
+# KUnit: the suites run in QEMU on the debug kernel (scripts/kunit.sh).
+# The plan comes from the suites' sources (kunit-plan.awk): every suite
+# there must report every one of its cases, so a suite dropped from Kbuild
+# or a case that never ran is a failure, not a smaller total.  The splat
+# scan reads this run's console log.
+kunit_ran() {
+	awk '
+		/=+ [A-Za-z0-9_]+ \([0-9]+ subtests?\) =+/ {
+			match($0, /= [A-Za-z0-9_]+ \(/)
+			suite = substr($0, RSTART + 2, RLENGTH - 4)
+			ran[suite] += 0
+			next
+		}
+		/=/ { next }
+		suite != "" && /\] \[(PASSED|FAILED|CRASHED)\] / { ran[suite]++ }
+		END { for (s in ran) print s, ran[s] }
+	' "$1"
+}
+
+run_kunit() {
+	klog=$logdir/kunit.console
+	SROCE_KERNEL=$kernel bash scripts/kunit.sh "$klog" >"$logdir/kunit.log" 2>&1
+	rc=$?
+	grep -E '\] (\[(PASSED|FAILED|SKIPPED|CRASHED)\]|Testing complete)' "$logdir/kunit.log" |
+		grep -v '====' || true
+	p=$(grep -cE '^\[[0-9:]+\] \[PASSED\] ' "$logdir/kunit.log")
+	f=$(grep -cE '^\[[0-9:]+\] \[(FAILED|CRASHED)\] ' "$logdir/kunit.log")
+	passed=$((passed + p))
+	failed=$((failed + f))
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		tail -n 40 "$logdir/kunit.log"
+		not_ok "kunit run" "kunit.sh exited $rc (see $logdir/kunit.log)"
+	fi
+	declare -A kran=()
+	while read -r suite n; do
+		kran[$suite]=$n
+	done < <(kunit_ran "$logdir/kunit.log")
+	kplanned=0
+	kmissing=0
+	while read -r suite n; do
+		kplanned=$((kplanned + n))
+		if [ "${kran[$suite]:-none}" != "$n" ]; then
+			kmissing=$((kmissing + 1))
+			not_ok "KUnit suite $suite ran its $n cases" "ran ${kran[$suite]:-none}"
+		fi
+	done < <(awk -f scripts/kunit-plan.awk kunit/*.c || echo "kunit-plan-failed 1")
+	echo "# KUnit: $kplanned cases planned in kunit/*.c, $((p + f)) reported"
+	[ "$kmissing" != 0 ] || [ "$kplanned" = 0 ] || ok "KUnit: every planned suite and case ran ($kplanned)"
+	if [ ! -s "$klog" ]; then
+		not_ok "KUnit kernel log free of splats" "no console log $klog"
+	elif grep -E "$splat_re" "$klog"; then
+		not_ok "KUnit kernel log free of splats" "see $klog"
+	else
+		ok "KUnit kernel log free of splats (KASAN, lockdep, WARN, BUG)"
+	fi
 }
 
 if want build; then
@@ -161,79 +326,32 @@ if want build; then
 	fi
 fi
 
-# KUnit: the suites run in QEMU on the debug kernel (scripts/kunit.sh).
-# The plan comes from the suites' sources (kunit-plan.awk): every suite
-# there must report every one of its cases, so a suite dropped from Kbuild
-# or a case that never ran is a failure, not a smaller total.  The splat
-# scan reads this run's console log.
-kunit_ran() {
-	awk '
-		/=+ [A-Za-z0-9_]+ \([0-9]+ subtests?\) =+/ {
-			match($0, /= [A-Za-z0-9_]+ \(/)
-			suite = substr($0, RSTART + 2, RLENGTH - 4)
-			ran[suite] += 0
-			next
-		}
-		/=/ { next }
-		suite != "" && /\] \[(PASSED|FAILED|CRASHED)\] / { ran[suite]++ }
-		END { for (s in ran) print s, ran[s] }
-	' "$1"
-}
-
-if want kunit; then
-	stage kunit
-	klog=$logdir/kunit.console
-	bash scripts/kunit.sh "$klog" >"$logdir/kunit.log" 2>&1
-	rc=$?
-	grep -E '\] (\[(PASSED|FAILED|SKIPPED|CRASHED)\]|Testing complete)' "$logdir/kunit.log" |
-		grep -v '====' || true
-	p=$(grep -cE '^\[[0-9:]+\] \[PASSED\] ' "$logdir/kunit.log")
-	f=$(grep -cE '^\[[0-9:]+\] \[(FAILED|CRASHED)\] ' "$logdir/kunit.log")
-	passed=$((passed + p))
-	failed=$((failed + f))
-	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-		tail -n 40 "$logdir/kunit.log"
-		not_ok "kunit run" "kunit.sh exited $rc (see $logdir/kunit.log)"
-	fi
-	declare -A kran=()
-	while read -r suite n; do
-		kran[$suite]=$n
-	done < <(kunit_ran "$logdir/kunit.log")
-	kplanned=0
-	kmissing=0
-	while read -r suite n; do
-		kplanned=$((kplanned + n))
-		if [ "${kran[$suite]:-none}" != "$n" ]; then
-			kmissing=$((kmissing + 1))
-			not_ok "KUnit suite $suite ran its $n cases" "ran ${kran[$suite]:-none}"
-		fi
-	done < <(awk -f scripts/kunit-plan.awk kunit/*.c || echo "kunit-plan-failed 1")
-	echo "# KUnit: $kplanned cases planned in kunit/*.c, $((p + f)) reported"
-	[ "$kmissing" != 0 ] || [ "$kplanned" = 0 ] || ok "KUnit: every planned suite and case ran ($kplanned)"
-	if [ ! -s "$klog" ]; then
-		not_ok "KUnit kernel log free of splats" "no console log $klog"
-	elif grep -E "$splat_re" "$klog"; then
-		not_ok "KUnit kernel log free of splats" "see $klog"
-	else
-		ok "KUnit kernel log free of splats (KASAN, lockdep, WARN, BUG)"
-	fi
+# Kernel work starts once the module build is done, so the two do not
+# compete.
+if want kunit || want debug; then
+	start_kernel_build
 fi
 
 if want guest; then
+	stage "guest tests on Debian's kernel"
 	[ -f rdma_sroce.ko ] || make -s modules >/dev/null 2>&1
 	# "MODE NAME:SCRIPT[:K=V K=V...]": the K=V pairs reach the script
 	# through guest.sh --env.  rc-pair's and wire-pair's interop runs skip
 	# perftest (the sroce-sroce runs have it) to keep the stage within its
 	# budget.
 	interop="SROCE_RC_ONLY=pingpong,rdmacm,verify"
+	# Longest single-guest runs first, so that the last to end is short
+	# and leaves little of a CPU idle before the pairs.
 	tests=(
 		"single rig-smoke:scripts/tests/rig-smoke.sh"
 		"pair rig-smoke:scripts/tests/rig-smoke.sh"
-		"single link:scripts/tests/link.sh"
-		"single verbs-objects:scripts/tests/verbs-objects.sh"
-		"single verbs-mr:scripts/tests/verbs-mr.sh"
-		"single teardown:scripts/tests/teardown.sh"
+		"single loopback:scripts/tests/loopback.sh"
 		"single hostile-rings:scripts/tests/hostile-rings.sh"
+		"single teardown:scripts/tests/teardown.sh"
+		"single nvmeof-loopback:scripts/tests/nvmeof-pair.sh"
+		"single link:scripts/tests/link.sh"
+		"single verbs-mr:scripts/tests/verbs-mr.sh"
+		"single verbs-objects:scripts/tests/verbs-objects.sh"
 		"pair link-pair:scripts/tests/link-pair.sh"
 		"pair rc-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=sroce"
 		"pair rc-sroce-rxe:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe $interop"
@@ -246,8 +364,6 @@ if want guest; then
 		"pair wire-sroce-sroce:scripts/tests/wire-pair.sh"
 		"pair wire-sroce-rxe:scripts/tests/wire-pair.sh:SROCE_DRV_B=rxe SROCE_WIRE_ONLY=wire,rdmacm"
 		"pair fuzz-sroce-sroce:scripts/tests/fuzz-pair.sh"
-		"single loopback:scripts/tests/loopback.sh"
-		"single nvmeof-loopback:scripts/tests/nvmeof-pair.sh"
 	)
 	# make check-long: what the rest already covers once, again in the
 	# other role or at full length.
@@ -264,22 +380,32 @@ if want guest; then
 	run_guest_tests -- "${tests[@]}"
 fi
 
+if want kunit; then
+	stage "kunit (waits for the debug kernel)"
+	if wait_kernel; then
+		run_kunit
+	else
+		tail -n 40 "$logdir/guest-kernel.log"
+		not_ok "KUnit: debug kernel builds" "see $logdir/guest-kernel.log"
+	fi
+fi
+
 # The debug guest kernel: sroce built in, KASAN, lockdep, kmemleak.  The
 # guest rig fails a run on any splat these report.  rdma_verify stops at
 # 1 MiB here: this kernel is several times slower than Debian's.  netem-pair
 # (SROCE_NETEM_MAX=65536 passes here too) and transports-pair run on
 # Debian's kernel only, to keep make check within its time.
 if want debug; then
-	stage "debug guest kernel"
-	if kernel=$(bash scripts/guest-kernel.sh 2>"$logdir/guest-kernel.log"); then
+	stage "guest tests on the debug kernel"
+	if wait_kernel; then
 		ok "debug guest kernel builds (KASAN, lockdep, kmemleak)"
 		debug_tests=(
+			"single debug-teardown:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=150"
+			"single debug-loopback:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=1048576 SROCE_LO_KINDS=v2-ipv4,v1-ipv6"
+			"single debug-hostile-rings:scripts/tests/hostile-rings.sh:SROCE_HOSTILE_ROUNDS=4"
 			"pair debug-rc:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=verify SROCE_RC_VERIFY_MAX=1048576"
 			"pair debug-mcast:scripts/tests/mcast-pair.sh"
-			"single debug-teardown:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=150"
-			"single debug-hostile-rings:scripts/tests/hostile-rings.sh:SROCE_HOSTILE_ROUNDS=4"
 			"pair debug-fuzz:scripts/tests/fuzz-pair.sh:SROCE_FUZZ_COUNT=1000"
-			"single debug-loopback:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=1048576 SROCE_LO_KINDS=v2-ipv4,v1-ipv6"
 		)
 		debug_long_tests=(
 			"pair debug-rc-long:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=pingpong,rdmacm,verify SROCE_RC_VERIFY_MAX=1048576"

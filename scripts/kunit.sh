@@ -17,7 +17,7 @@ cache=${SROCE_CACHE:-/var/cache/sroce}
 log=${1:-$(mktemp /tmp/sroce-kunit.XXXXXX)}
 timeout=${SROCE_KUNIT_TIMEOUT:-600}
 
-kernel=$(bash "$repo/scripts/guest-kernel.sh")
+kernel=${SROCE_KERNEL:-$(bash "$repo/scripts/guest-kernel.sh")}
 qemu=$(command -v qemu-system-x86_64) || { echo "kunit: no qemu; run scripts/deps.sh" >&2; exit 1; }
 
 # No root file system: the suites run from kernel_init before it would
