@@ -32,6 +32,28 @@ struct sroce_dev *sroce_dev_from_ndev_rcu(const struct net_device *ndev)
 	return NULL;
 }
 
+/**
+ * sroce_dev_find_rcu() - the first listed device @match accepts
+ * @match: the test, called under RCU for each device on the list
+ * @arg: passed to @match
+ *
+ * Context: rcu_read_lock() held; the device stays valid until it is
+ * released, and its loopback queue with it (sroce_link_detach()).
+ *
+ * Return: the device, or NULL.
+ */
+struct sroce_dev *sroce_dev_find_rcu(bool (*match)(const struct sroce_dev *sdev,
+						   const void *arg),
+				     const void *arg)
+{
+	struct sroce_dev *sdev;
+
+	list_for_each_entry_rcu(sdev, &sroce_dev_list, list)
+		if (match(sdev, arg))
+			return sdev;
+	return NULL;
+}
+
 static bool sroce_ndev_linked(const struct net_device *ndev)
 {
 	bool linked;

@@ -6,19 +6,38 @@
  * where nobody answers it.  So two QPs of one device reach each other, over
  * RoCEv1 and RoCEv2 alike.
  *
+ * A destination another netdev of the same namespace owns is local too:
+ * the kernel routes such an address through its loopback device, and
+ * ib_core gives it the sending netdev's own MAC (a path bound to a GID
+ * resolves a local address to the GID's netdev), or that netdev's MAC
+ * (link-local GIDs carry it).  When an sroce device is linked to the
+ * netdev that owns the destination address, the packet goes to that
+ * device's receive path the same way, never to the wire, where it may
+ * find no way back (unconnected netdevs) or be dropped as a martian (a
+ * source address that is local).
+ *
  * The packet is complete when it gets here (ICRC, checksums, priority:
  * it went through the transmit queues like any other), and sroce_rx()
  * checks it as if it came from the wire.  Delivery runs from a BH work
  * item, so in softirq context like a received packet, and never inside
  * the sender's context: sroce_tx_xmit() may run under a QP lock that the
  * receive path takes again (the QP's own ACKs, the peer QP's responder).
+ *
+ * A multicast goes to the wire and, as a copy, to the device's own
+ * receive path too, for the members of its group on this device
+ * (mcast.c); the copy is marked PACKET_LOOPBACK so that the receive path
+ * can tell who sent it.
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
+#include <linux/inetdevice.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <net/addrconf.h>
 
 #include <sroce/loopback.h>
 #include <sroce/sroce.h>
@@ -62,18 +81,6 @@ static bool sroce_lo_own_mac(const struct net_device *ndev,
 	return own;
 }
 
-/**
- * sroce_lo_wants() - is @skb addressed to its own device?
- * @sdev: the sending device
- * @skb: a finished packet of sroce_tx_alloc(), mac header set
- *
- * Return: true if sroce_lo_xmit() is to take it instead of the netdev.
- */
-bool sroce_lo_wants(const struct sroce_dev *sdev, const struct sk_buff *skb)
-{
-	return skb_mac_header_was_set(skb) && sroce_lo_own_mac(sdev->ndev, skb);
-}
-
 static int sroce_lo_net_type(const struct sk_buff *skb)
 {
 	return sroce_net_type_of_ethertype(ntohs(skb->protocol));
@@ -100,20 +107,13 @@ static void sroce_lo_work(struct work_struct *work)
 		queue_work(system_bh_wq, &lo->work);
 }
 
-/**
- * sroce_lo_xmit() - deliver @skb to its own device's receive path
- * @lo: the device's loopback queue
- * @skb: a packet for which sroce_lo_wants() was true; consumed
- *
- * Context: any; the delivery happens later, in softirq context.
- *
- * Return: 0 when queued, -ENOBUFS when the queue was full and @skb dropped.
- */
-int sroce_lo_xmit(struct sroce_lo *lo, struct sk_buff *skb)
+/* Queue @skb (consumed) for @lo's device; 0, or -ENOBUFS when dropped */
+static int sroce_lo_xmit(struct sroce_lo *lo, struct sk_buff *skb)
 {
 	unsigned long flags;
 	bool full;
 
+	skb->pkt_type = PACKET_LOOPBACK;
 	spin_lock_irqsave(&lo->skbs.lock, flags);
 	full = skb_queue_len(&lo->skbs) >= SROCE_LO_LIMIT;
 	if (!full)
@@ -125,6 +125,131 @@ int sroce_lo_xmit(struct sroce_lo *lo, struct sk_buff *skb)
 	}
 	queue_work(system_bh_wq, &lo->work);
 	return 0;
+}
+
+/* What sroce_lo_peer() and sroce_lo_neighbour() look for */
+struct sroce_lo_find {
+	const struct sroce_dev *sdev;
+	const struct sk_buff *skb;
+};
+
+/* Another device of the sender's namespace */
+static bool sroce_lo_neighbour(const struct sroce_dev *peer, const void *arg)
+{
+	const struct sroce_lo_find *f = arg;
+
+	return peer != f->sdev && peer->net == f->sdev->net;
+}
+
+/* Another device of the sender's namespace, whose netdev @f->skb is for */
+static bool sroce_lo_peer(const struct sroce_dev *peer, const void *arg)
+{
+	return sroce_lo_neighbour(peer, arg) &&
+	       sroce_lo_own_mac(peer->ndev, ((const struct sroce_lo_find *)arg)->skb);
+}
+
+/*
+ * The netdev of @net that owns the destination address of @skb, or NULL.
+ * The RoCEv1 GRH puts its DGID where the IPv6 header has its destination.
+ * Under RCU.
+ */
+static struct net_device *sroce_lo_dest_ndev(struct net *net,
+					     const struct sk_buff *skb)
+{
+	const struct in6_addr *daddr;
+
+	if (skb->protocol == htons(ETH_P_IP))
+		return __ip_dev_find(net, ip_hdr(skb)->daddr, false);
+	daddr = &ipv6_hdr(skb)->daddr;
+	if (ipv6_addr_v4mapped(daddr))
+		return __ip_dev_find(net, daddr->s6_addr32[3], false);
+	return ipv6_dev_find(net, daddr, NULL);
+}
+
+/*
+ * The device a packet @sdev sends to its own MAC is for: the one linked
+ * to the netdev that owns its destination address, else @sdev.  Under RCU.
+ */
+static struct sroce_dev *sroce_lo_target(struct sroce_dev *sdev,
+					 const struct sk_buff *skb)
+{
+	struct sroce_lo_find f = { .sdev = sdev, .skb = skb };
+	struct net_device *ndev;
+	struct sroce_dev *peer;
+
+	/* one device in the namespace: nothing to look up */
+	if (!sroce_dev_find_rcu(sroce_lo_neighbour, &f))
+		return sdev;
+	ndev = sroce_lo_dest_ndev(sdev->net, skb);
+	if (ndev && is_vlan_dev(ndev))
+		ndev = vlan_dev_real_dev(ndev);
+	if (!ndev || ndev == sdev->ndev)
+		return sdev;
+	peer = sroce_dev_from_ndev_rcu(ndev);
+	return peer && peer->net == sdev->net ? peer : sdev;
+}
+
+/**
+ * sroce_lo_local() - deliver @skb locally if it is for a device of this host
+ * @sdev: the sending device
+ * @skb: a finished packet of sroce_tx_alloc(), mac and network headers set
+ *
+ * A packet to @sdev's own MAC goes to the receive path of the device that
+ * owns its destination address, @sdev itself unless another device of the
+ * namespace does; one to the MAC of another device's netdev goes to that
+ * device.  On a namespace with one device this costs a walk of one entry.
+ *
+ * Context: any; the delivery happens later, in softirq context.
+ *
+ * Return: 1 when @skb is for the netdev (not consumed), 0 when it was
+ * queued for local delivery, -ENOBUFS when that queue was full and @skb
+ * dropped.
+ */
+int sroce_lo_local(struct sroce_dev *sdev, struct sk_buff *skb)
+{
+	struct sroce_lo_find f = { .sdev = sdev, .skb = skb };
+	struct sroce_dev *peer;
+	int rc = 1;
+
+	if (!skb_mac_header_was_set(skb))
+		return 1;
+	rcu_read_lock();
+	if (sroce_lo_own_mac(sdev->ndev, skb)) {
+		rc = sroce_lo_xmit(sroce_lo_target(sdev, skb)->lo, skb);
+	} else if (!is_multicast_ether_addr(eth_hdr(skb)->h_dest)) {
+		peer = sroce_dev_find_rcu(sroce_lo_peer, &f);
+		if (peer)
+			rc = sroce_lo_xmit(peer->lo, skb);
+	}
+	rcu_read_unlock();
+	return rc;
+}
+
+/**
+ * sroce_lo_mcast() - loop a copy of a multicast back to its own device
+ * @lo: the device's loopback queue
+ * @skb: a finished packet on its way to the netdev; not consumed
+ *
+ * A copy, not a clone: the wire's packet and ours are read by two
+ * contexts at once, and the receive path may rearrange its buffer.
+ *
+ * Context: any; the delivery happens later, in softirq context.
+ *
+ * Return: 0 when @skb is no multicast, the device has no group, or the
+ * copy was queued; -ENOBUFS when it could not be made or queued.
+ */
+int sroce_lo_mcast(struct sroce_lo *lo, const struct sk_buff *skb)
+{
+	struct sk_buff *copy;
+
+	if (!skb_mac_header_was_set(skb) ||
+	    !is_multicast_ether_addr(eth_hdr(skb)->h_dest) ||
+	    !READ_ONCE(lo->sdev->num_mcg))
+		return 0;
+	copy = skb_copy(skb, GFP_ATOMIC);
+	if (!copy)
+		return -ENOBUFS;
+	return sroce_lo_xmit(lo, copy);
 }
 
 /**

@@ -12,6 +12,12 @@
  * RoCEv2, whose packets reach us through the IP stack, which drops
  * multicast of groups the interface has not joined.  rdma_cm joins IPv4
  * groups itself for RoCEv2; memberships are counted, so both can hold one.
+ *
+ * A multicast the device sends goes to the wire and, while the device has
+ * groups, also through loopback.c to its own receive path, as a hardware
+ * port loops multicast back to the QPs of its own host: the members here
+ * receive it like any other.  Only the sending QP itself may opt out
+ * (IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK); the DETH names it.
  */
 #include <linux/hash.h>
 #include <linux/igmp.h>
@@ -158,7 +164,7 @@ static int sroce_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 	new->qpns[new->nqps++] = ibqp->qp_num;
 	if (!old) {
 		sroce_mcg_listen(sdev, mgid, true);
-		sdev->num_mcg++;
+		WRITE_ONCE(sdev->num_mcg, sdev->num_mcg + 1);
 	}
 	sroce_mcg_replace(sdev, old, new);
 out:
@@ -178,7 +184,7 @@ static int sroce_mcg_remove(struct sroce_dev *sdev, struct sroce_mcg *old,
 	if (old->nqps == 1) {
 		sroce_mcg_listen(sdev, &old->mgid, false);
 		sroce_mcg_replace(sdev, old, NULL);
-		sdev->num_mcg--;
+		WRITE_ONCE(sdev->num_mcg, sdev->num_mcg - 1);
 		return 0;
 	}
 	/* a QP being destroyed must leave: its QPN will be reused */
@@ -222,6 +228,20 @@ void sroce_mcast_detach_qp(struct sroce_qp *qp)
 	mutex_unlock(&sdev->mcast_lock);
 }
 
+/*
+ * The QPN of this device that sent @pkt, or SROCE_MCAST_QPN (no QP has it)
+ * for a packet from the wire or one without a DETH (the responder drops it).
+ */
+static u32 sroce_mcast_sender(const u8 *nh, const struct sroce_pkt *pkt)
+{
+	const void *deth;
+
+	if (!pkt->loopback)
+		return SROCE_MCAST_QPN;
+	deth = sroce_pkt_hdr(nh, pkt, SROCE_HDR_DETH);
+	return deth ? sroce_deth_sqpn(deth) : SROCE_MCAST_QPN;
+}
+
 /**
  * sroce_mcast_rcv() - deliver a packet sent to a multicast group
  * @sdev: the device it arrived on
@@ -229,7 +249,8 @@ void sroce_mcast_detach_qp(struct sroce_qp *qp)
  * @pkt: the parsed packet, destination QPN SROCE_MCAST_QPN
  *
  * Hands the packet to the responder of every QP attached to the group
- * of its destination GID.  Context: softirq.
+ * of its destination GID, but for the QP that sent it here when that QP
+ * blocks its own multicast loopback.  Context: softirq.
  */
 void sroce_mcast_rcv(struct sroce_dev *sdev, const u8 *nh,
 		     const struct sroce_pkt *pkt)
@@ -238,6 +259,7 @@ void sroce_mcast_rcv(struct sroce_dev *sdev, const u8 *nh,
 	const struct sroce_mcg *mcg;
 	unsigned int i, n = 0;
 	struct sroce_qp *qp;
+	u32 sender = sroce_mcast_sender(nh, pkt);
 
 	rcu_read_lock();
 	mcg = sroce_mcg_find(sdev, &pkt->dgid);
@@ -256,7 +278,8 @@ void sroce_mcast_rcv(struct sroce_dev *sdev, const u8 *nh,
 		qp = sroce_qp_get(sdev, qpns[i]);
 		if (!qp)
 			continue;	/* being destroyed */
-		sroce_resp_rcv(qp, nh, pkt);
+		if (qpns[i] != sender || !qp->block_mcast_lb)
+			sroce_resp_rcv(qp, nh, pkt);
 		sroce_qp_put(qp);
 	}
 }
@@ -279,7 +302,7 @@ void sroce_mcast_fini(struct sroce_dev *sdev)
 		sroce_mcg_listen(sdev, &mcg->mgid, false);
 		sroce_mcg_replace(sdev, mcg, NULL);
 	}
-	sdev->num_mcg = 0;
+	WRITE_ONCE(sdev->num_mcg, 0);
 	mutex_unlock(&sdev->mcast_lock);
 	mutex_destroy(&sdev->mcast_lock);
 }

@@ -980,7 +980,11 @@ static int sroce_qp_check_init(const struct ib_qp_init_attr *init,
 	default:
 		return -EOPNOTSUPP;
 	}
-	if (init->create_flags || init->rwq_ind_tbl || init->xrcd)
+	if (init->rwq_ind_tbl || init->xrcd)
+		return -EOPNOTSUPP;
+	/* the one creation flag: keep a UD QP's multicasts from itself */
+	if (init->create_flags & ~IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK ||
+	    (init->create_flags && init->qp_type != IB_QPT_UD))
 		return -EOPNOTSUPP;
 	if (init->sq_sig_type != IB_SIGNAL_ALL_WR &&
 	    init->sq_sig_type != IB_SIGNAL_REQ_WR)
@@ -1134,6 +1138,8 @@ static void sroce_qp_init_fields(struct sroce_qp *qp,
 	qp->type = init->qp_type;
 	qp->user = !!udata;
 	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->block_mcast_lb = !!(init->create_flags &
+				IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK);
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->done);
 	spin_lock_init(&qp->sq_lock);

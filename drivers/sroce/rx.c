@@ -94,6 +94,7 @@ void sroce_rx(struct sroce_dev *sdev, struct sk_buff *skb, int net_type)
 		sroce_stats_inc(sdev, SROCE_CNT_RX_HDR_ERR);
 		goto drop;
 	}
+	pkt.loopback = skb->pkt_type == PACKET_LOOPBACK;
 	if (!sroce_pkt_icrc_ok(nh, &pkt)) {
 		sroce_stats_inc(sdev, SROCE_CNT_RX_ICRC_ERR);
 		goto drop;

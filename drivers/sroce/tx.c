@@ -89,7 +89,6 @@ struct sroce_tx_prio {
  * @ip_id: IPv4 identification of the next packet
  * @waking: the waiter whose ->wake() @work is running, or NULL
  * @waking_cpu: the CPU it runs on
- * @lo: where packets to the device itself go instead of the netdev
  */
 struct sroce_tx {
 	struct sroce_dev *sdev;
@@ -105,7 +104,6 @@ struct sroce_tx {
 	atomic_t ip_id;
 	struct sroce_tx_waiter *waking;
 	int waking_cpu;
-	struct sroce_lo *lo;
 };
 
 /* Who runs a drain: decides what it may leave to whom */
@@ -437,8 +435,8 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake)
 }
 
 /*
- * Without tx->lock: hand @skb to the netdev, or to the device itself when
- * it is addressed to it, and count the outcome.  A drop is not reported to
+ * Without tx->lock: hand @skb to the netdev, or to the receive path of the
+ * device of this host it is addressed to (loopback.c), and count the outcome.  A drop is not reported to
  * anyone: the RC transport repairs it by timeout.
  */
 static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb)
@@ -446,13 +444,16 @@ static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb)
 	unsigned int len = skb->len;
 	int rc;
 
-	if (sroce_lo_wants(tx->sdev, skb)) {
-		if (sroce_lo_xmit(tx->lo, skb)) {
-			sroce_stats_inc(tx->sdev, SROCE_CNT_TX_DROPS);
-			return;
-		}
-		goto sent;
+	rc = sroce_lo_local(tx->sdev, skb);
+	if (rc < 0) {
+		sroce_stats_inc(tx->sdev, SROCE_CNT_TX_DROPS);
+		return;
 	}
+	if (!rc)
+		goto sent;
+	/* the members of its group on this device get their own copy */
+	if (sroce_lo_mcast(tx->sdev->lo, skb))
+		sroce_stats_inc(tx->sdev, SROCE_CNT_TX_DROPS);
 	/*
 	 * NET_XMIT_CN: queued, though the qdisc signals congestion.
 	 * net_xmit_eval() evaluates its argument twice: never pass it the call.
@@ -728,11 +729,12 @@ int sroce_tx_init(struct sroce_dev *sdev)
 		return -ENOMEM;
 	tx->wq = alloc_workqueue("sroce_tx/%s", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0,
 				 sdev->ndev->name);
-	tx->lo = sroce_lo_create(sdev);
-	if (!tx->wq || !tx->lo) {
+	sdev->lo = sroce_lo_create(sdev);
+	if (!tx->wq || !sdev->lo) {
 		if (tx->wq)
 			destroy_workqueue(tx->wq);
-		sroce_lo_destroy(tx->lo);
+		sroce_lo_destroy(sdev->lo);
+		sdev->lo = NULL;
 		kfree(tx);
 		return -ENOMEM;
 	}
@@ -790,8 +792,13 @@ void sroce_tx_fini(struct sroce_dev *sdev)
 	spin_unlock_bh(&tx->lock);
 	for (p = 0; p < SROCE_NUM_PRIO; p++)
 		WARN_ON_ONCE(!list_empty(&tx->prio[p].waiters));
-	/* no drainer is left to loop a packet back */
-	sroce_lo_destroy(tx->lo);
+	/*
+	 * No drainer is left to loop a packet back, and the device left the
+	 * list a grace period ago (sroce_link_detach()): no other device
+	 * queues to it either.
+	 */
+	sroce_lo_destroy(sdev->lo);
+	sdev->lo = NULL;
 
 	destroy_workqueue(tx->wq);
 	sdev->tx = NULL;

@@ -120,6 +120,7 @@ struct sroce_pkt {
 	bool ackreq;
 	bool fecn;
 	bool becn;
+	bool loopback;			/* sent by this device (loopback.c) */
 };
 
 /*

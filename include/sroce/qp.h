@@ -404,6 +404,8 @@ struct sroce_resp {
  * @type: IB_QPT_RC, _UC, _UD or _GSI
  * @user: created by a user process (rings are mmapped)
  * @sig_all: every send WQE completes (IB_SIGNAL_ALL_WR)
+ * @block_mcast_lb: UD only: its multicasts are not looped back to itself
+ *	(IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK)
  * @ref: one for the QPN table plus one per sroce_qp_get()
  * @done: completed when the last reference goes
  * @dead: destroy_qp has begun: no new work is started
@@ -460,6 +462,7 @@ struct sroce_qp {
 	enum ib_qp_type type;
 	bool user;
 	bool sig_all;
+	bool block_mcast_lb;
 	refcount_t ref;
 	struct completion done;
 	bool dead;

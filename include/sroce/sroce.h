@@ -67,6 +67,9 @@ struct sroce_tx;
  * @num_qp: QPs allocated, held to max_qp
  * @num_srq: SRQs allocated, held to max_srq
  * @tx: the transmit queues (tx.c)
+ * @lo: the loopback queue (loopback.c), made and freed with @tx; other
+ *	devices of the host queue to it too, under RCU while this one is
+ *	on the device list (link.c)
  * @mcgs: multicast GID -> attached QPNs, looked up under RCU (mcast.c)
  * @mcast_lock: serialises changes of @mcgs
  * @num_mcg: groups in @mcgs, held to max_mcast_grp
@@ -98,6 +101,7 @@ struct sroce_dev {
 	atomic_t num_srq;
 
 	struct sroce_tx *tx;
+	struct sroce_lo *lo;
 
 	DECLARE_HASHTABLE(mcgs, 6);
 	struct mutex mcast_lock;	/* see above */
@@ -113,6 +117,9 @@ static inline struct sroce_dev *to_sdev(struct ib_device *ib_dev)
 int sroce_link_init(void);
 void sroce_link_exit(void);
 struct sroce_dev *sroce_dev_from_ndev_rcu(const struct net_device *ndev);
+struct sroce_dev *sroce_dev_find_rcu(bool (*match)(const struct sroce_dev *sdev,
+						   const void *arg),
+				     const void *arg);
 void sroce_unregister_net_devices(const struct net *net);
 void sroce_link_detach(struct sroce_dev *sdev);
 

@@ -12,7 +12,10 @@
 #   captures (AF_PACKET) as the templates of its packets.
 # - bystander: rdma_verify (every byte checked, up to 64 KiB) in a loop
 #   from the moment the injection starts, and once more after it ended;
-#   every run must pass.
+#   every run must pass.  A second one on b alone, both ends on b's own
+#   device (its packets looped back inside sroce), loops over the same
+#   time, so that loopback traffic and the injected packets meet in b's
+#   receive path.
 # - roce_fuzz.py injects class after class (truncations, bad ICRC, lying
 #   lengths, unknown opcodes, wrong transport, foreign P_Keys, unknown QPNs,
 #   PSNs outside the window, invalid rkeys, ranges outside the MR or
@@ -35,18 +38,20 @@ FUZZ="/usr/bin/python3 $SROCE_REPO/scripts/tests/roce_fuzz.py"
 nqp=96
 cport=18700
 vport=18600
+lport=18650
 t_start=$SECONDS
 
 pair_link
 
 # The plan: on a, roce_fuzz.py's checks (it counts them itself), the
 # bystander's and the pingpong after (pair_run's client); on b, whether the
-# victim ran to its end.  Both: ping, the two builds, the link delete.
+# victim ran to its end and the loopback bystander's.  Both: ping, the two
+# builds, the link delete.
 if [ "$SROCE_ROLE" = a ]; then
 	fuzz_checks=$($FUZZ plan) || fail "roce_fuzz.py plan failed"
 	t_plan $((3 + fuzz_checks + 1 + 1 + 1))
 else
-	t_plan $((3 + 1 + 1))
+	t_plan $((3 + 1 + 1 + 1))
 fi
 
 gid4=$(v4_gid "$SROCE_MY_IP4")
@@ -85,6 +90,27 @@ if [ "$SROCE_ROLE" = b ]; then
 	# a says the bystander is done.
 	wait_for 300 test -e "$S/fuzz.captured" ||
 		log "the fuzzer never captured; serving the bystander anyway"
+	# The loopback bystander: runs one after another, each with both
+	# ends here, until a says the bystander is done.
+	(
+		j=0
+		while [ ! -e "$S/bystander.stop" ]; do
+			j=$((j + 1))
+			during=1
+			[ -e "$S/fuzz.finished" ] && during=0
+			timeout -k 5 300 /tmp/rdma_verify -d "$DEV" -g "$gidx" -p "$lport" -t 30 \
+				>"/tmp/lo.server.$j.log" 2>&1 &
+			spid=$!
+			wait_for 30 _tcp_listening "$lport" || true
+			timeout -k 5 300 /tmp/rdma_verify -d "$DEV" -g "$gidx" -p "$lport" -t 30 \
+				-s "$j" -m 65536 -l "loopback $j" -r b:b 127.0.0.1 \
+				>"/tmp/lo.client.$j.log" 2>&1
+			st=$?
+			wait "$spid"
+			echo "$j $st $? $during" >>/tmp/lo.status
+		done
+	) &
+	lo_bystander=$!
 	i=0
 	while [ ! -e "$S/bystander.stop" ]; do
 		i=$((i + 1))
@@ -100,6 +126,29 @@ if [ "$SROCE_ROLE" = b ]; then
 		done
 		wait "$pid"
 	done
+	wait "$lo_bystander"
+	runs=0 bad=0 cases=0 during=0
+	while read -r j st sst dur; do
+		runs=$((runs + 1))
+		n=$(grep -c '^ok - ' "/tmp/lo.client.$j.log")
+		cases=$((cases + n))
+		during=$((during + dur))
+		if [ "$st" != 0 ] || [ "$sst" != 0 ] || [ "$n" = 0 ] ||
+		   grep -q '^not ok' "/tmp/lo.client.$j.log"; then
+			bad=$((bad + 1))
+			log "loopback bystander run $j: client status $st, server status $sst"
+			grep -E '^not ok|rdma_verify' "/tmp/lo.client.$j.log" | head -n 10 |
+				while IFS= read -r l; do log "  $l"; done
+		fi
+	done < <(cat /tmp/lo.status 2>/dev/null)
+	log "loopback bystander: $runs runs ($during during the injection), $cases cases"
+	if [ "$bad" = 0 ] && [ "$during" -ge 1 ]; then
+		name="[b] loopback bystander rdma_verify passed every case of $runs runs"
+		t_ok "$name ($cases cases, $during during the injection)"
+	else
+		t_fail "[b] loopback bystander rdma_verify passed throughout" \
+			"$bad of $runs runs failed, $during during the injection"
+	fi
 	wait_for 60 test -e "$S/fuzz.stop" || log "a never stopped the victim"
 	wait "$victim"
 	t_check "[b] fuzz_victim ran to its end" test "$?" = 0

@@ -14,7 +14,10 @@
 # must show the GID's wire format, rx_loopback_packets at least the
 # packets the tools exchanged, and eth0 must not have carried them.  Then
 # perftest bandwidth (send, write, read, atomic) over a v2 and a v1 GID,
-# and rping -V over rdma_cm to the local IPv4 and IPv6 address.
+# and rping -V over rdma_cm to the local IPv4 and IPv6 address.  Then
+# multicast: two UD QPs attached to a group receive, each, every datagram
+# a third QP of the device sends to it (mcast_ud.c checks payload and GRH),
+# over RoCE v2 IPv4 and IPv6 and RoCE v1 IPv6 where those kinds run.
 #
 # SROCE_LO_VERIFY_MAX=N   rdma_verify's largest message (default 16 MiB)
 # SROCE_LO_KINDS="..."    GID kinds, space or comma separated (default:
@@ -39,6 +42,13 @@ pingpongs+=" srq:ibv_srq_pingpong:--chk"
 perf_kinds="v2-ipv4 v1-ipv6"
 perf_tools="ib_send_bw ib_write_bw ib_read_bw ib_atomic_bw"
 rping_addrs="$SROCE_MY_IP4 $SROCE_MY_IP6"
+# multicast: the group of each kind that runs (mcast-pair.sh's kinds)
+declare -A mc_groups=([v2-ipv4]=239.1.9.1 [v2-ipv6]=ff0e::db8:9:1 [v1-ipv6]=ff0e::db8:9:2)
+mc_kinds=
+for k in $kinds; do
+	[ -z "${mc_groups[$k]:-}" ] || mc_kinds+=" $k"
+done
+mc_msgs=20
 
 words() {
 	local -a w
@@ -51,6 +61,10 @@ prog=/tmp/rdma_verify
 cc_out=$(cc -O2 -Wall -Wextra -o "$prog" "$SROCE_REPO/scripts/tests/rdma_verify.c" \
 	-libverbs 2>&1)
 cc_rc=$?
+mprog=/tmp/mcast_ud
+mc_out=$(cc -O2 -Wall -Wextra -o "$mprog" "$SROCE_REPO/scripts/tests/mcast_ud.c" \
+	-libverbs 2>&1)
+mc_rc=$?
 per_verify=0
 if [ "$cc_rc" = 0 ]; then
 	per_verify=$("$prog" -m "$verify_max" --plan) || per_verify=0
@@ -58,13 +72,15 @@ fi
 
 # The link, the build; per kind every ping-pong, rdma_verify's cases, the
 # wire format, the loopback count and eth0 untouched; perftest; rping;
-# the link deleted.
-plan=$((2 + $(words "$kinds") * ($(words "$pingpongs") + per_verify + 3)))
+# multicast's build and two checks per kind; the link deleted.
+plan=$((3 + $(words "$kinds") * ($(words "$pingpongs") + per_verify + 3)))
+plan=$((plan + 2 * $(words "$mc_kinds")))
 plan=$((plan + $(words "$perf_kinds") * $(words "$perf_tools")))
 plan=$((plan + $(words "$rping_addrs") + 1))
 t_plan "$plan"
 
 t_status "rdma_verify compiles cleanly" "$([ -z "$cc_out" ] && echo "$cc_rc" || echo 1)" "$cc_out"
+t_status "mcast_ud compiles cleanly" "$([ -z "$mc_out" ] && echo "$mc_rc" || echo 1)" "$mc_out"
 
 sroce_load
 modprobe rdma_ucm || fail "modprobe rdma_ucm"
@@ -87,46 +103,6 @@ for k in $kinds; do
 	gidx[$k]=$(gid_index "$DEV" "${kg%% *}" "${kg#* }")
 done
 log "$DEV GID indexes: $(for k in $kinds; do printf '%s=%s ' "$k" "${gidx[$k]}"; done)"
-
-# lo_run NAME SECS LISTEN -- SERVER... -- CLIENT...: both ends here, the
-# server first (LISTEN: tcp:PORT or cm, what it shows once ready).  One
-# check for the pair; with LO_QUIET=1 none when both pass, as the client's
-# own TAP lines (LO_CLIENT_LOG) are the checks then, and a failing line
-# only when the client reported no failure of its own.
-lo_run() {
-	local name=$1 secs=$2 listen=$3 srv=() cli=() spid rc st base=/tmp/lo.run
-	shift 3
-	[ "$1" = -- ] && shift
-	while [ "$1" != -- ]; do
-		srv+=("$1")
-		shift
-	done
-	shift
-	cli=("$@")
-	timeout -k 5 "$((secs + 10))" "${srv[@]}" >"$base.srv" 2>&1 &
-	spid=$!
-	case $listen in
-	tcp:*) wait_for 30 _tcp_listening "${listen#tcp:}" ;;
-	cm) wait_for 30 _cm_listening ;;
-	esac || log "$name: the server shows no listener yet; trying anyway"
-	retry "${LO_RETRIES:-3}" timeout -k 5 "$secs" "${cli[@]}" >"$base.cli" 2>&1
-	rc=$?
-	wait "$spid"
-	st=$?
-	LO_CLIENT_LOG=$base.cli
-	if [ "$rc" = 0 ] && [ "$st" = 0 ]; then
-		[ "${LO_QUIET:-0}" = 1 ] || t_ok "$name"
-		return 0
-	fi
-	echo "# client: ${cli[*]}"
-	tail -n 15 "$base.cli" | sed 's/^/#   /'
-	echo "# server: ${srv[*]}"
-	tail -n 15 "$base.srv" | sed 's/^/#   /'
-	if [ "${LO_QUIET:-0}" != 1 ] || ! grep -q '^not ok - ' "$base.cli"; then
-		t_fail "$name" "client exit $rc, server exit $st"
-	fi
-	return 1
-}
 
 eth0_tx() {
 	cat /sys/class/net/eth0/statistics/tx_packets
@@ -191,6 +167,32 @@ done
 for a in $rping_addrs; do
 	lo_run "rping -V 4096 B x10 to $a, one device" 60 cm \
 		-- rping -s -a "$a" -v -V -C 10 -S 4096 -- rping -c -a "$a" -v -V -C 10 -S 4096
+done
+
+# Multicast loopback: the receiver's QPs and the sender's on one device.
+for k in $mc_kinds; do
+	group=${mc_groups[$k]}
+	name="mcast_ud over $k to $group: 2 QPs receive $mc_msgs datagrams of a third, one device"
+	mc=$(counter "$DEV" rx_multicast_packets)
+	stdbuf -oL "$mprog" -d "$DEV" -g "${gidx[$k]}" -m "$group" -r -q 2 -n "$mc_msgs" -t 30 \
+		>/tmp/mcast.recv 2>&1 &
+	rpid=$!
+	wait_for 30 grep -q '^ready' /tmp/mcast.recv ||
+		log "mcast_ud: the receiver is not ready; sending anyway"
+	"$mprog" -d "$DEV" -g "${gidx[$k]}" -m "$group" -s -n "$mc_msgs" >/tmp/mcast.send 2>&1
+	sst=$?
+	wait "$rpid"
+	rst=$?
+	if [ "$sst" = 0 ] && [ "$rst" = 0 ]; then
+		t_ok "$name"
+	else
+		sed 's/^/# receiver: /' /tmp/mcast.recv
+		sed 's/^/# sender: /' /tmp/mcast.send
+		t_fail "$name" "sender exit $sst, receiver exit $rst"
+	fi
+	mc=$(($(counter "$DEV" rx_multicast_packets) - mc))
+	t_check "$k: rx_multicast_packets counts the $mc_msgs looped back ($mc)" \
+		test "$mc" = "$mc_msgs"
 done
 
 t_check "rdma link delete $DEV" rdma link delete "$DEV"

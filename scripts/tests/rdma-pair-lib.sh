@@ -33,6 +33,8 @@
 #                       as a failure if a side failed while the client
 #                       reported none.  Plan the client's lines, not NAME.
 #                       PR_QUIET=1: no TAP line at all; the caller judges.
+# lo_run NAME SECS LISTEN -- SERVER... -- CLIENT...
+#                       both ends in this guest (same-host tests)
 
 # shellcheck source=scripts/tests/sroce-lib.sh
 . "$SROCE_REPO/scripts/tests/sroce-lib.sh"
@@ -227,4 +229,45 @@ _pr_tap() {
 	# Otherwise the plan's shortfall, if any, would be all that told.
 	[ "$failed" = 1 ] ||
 		t_fail "$name" "client exit $PR_RC, server exit $PR_ST, and no failing line from it"
+}
+
+# lo_run NAME SECS LISTEN -- SERVER... -- CLIENT...: both ends here, the
+# server first (LISTEN: tcp:PORT or cm, what it shows once ready).  One
+# check for the pair; with LO_QUIET=1 none when both pass, as the client's
+# own TAP lines (LO_CLIENT_LOG) are the checks then, and a failing line
+# only when the client reported no failure of its own.
+lo_run() {
+	local name=$1 secs=$2 listen=$3 srv=() cli=() spid rc st base=/tmp/lo.run
+	shift 3
+	[ "$1" = -- ] && shift
+	while [ "$1" != -- ]; do
+		srv+=("$1")
+		shift
+	done
+	shift
+	cli=("$@")
+	timeout -k 5 "$((secs + 10))" "${srv[@]}" >"$base.srv" 2>&1 &
+	spid=$!
+	case $listen in
+	tcp:*) wait_for 30 _tcp_listening "${listen#tcp:}" ;;
+	cm) wait_for 30 _cm_listening ;;
+	esac || log "$name: the server shows no listener yet; trying anyway"
+	retry "${LO_RETRIES:-3}" timeout -k 5 "$secs" "${cli[@]}" >"$base.cli" 2>&1
+	rc=$?
+	wait "$spid"
+	st=$?
+	# shellcheck disable=SC2034 # the caller reads it
+	LO_CLIENT_LOG=$base.cli
+	if [ "$rc" = 0 ] && [ "$st" = 0 ]; then
+		[ "${LO_QUIET:-0}" = 1 ] || t_ok "$name"
+		return 0
+	fi
+	echo "# client: ${cli[*]}"
+	tail -n 15 "$base.cli" | sed 's/^/#   /'
+	echo "# server: ${srv[*]}"
+	tail -n 15 "$base.srv" | sed 's/^/#   /'
+	if [ "${LO_QUIET:-0}" != 1 ] || ! grep -q '^not ok - ' "$base.cli"; then
+		t_fail "$name" "client exit $rc, server exit $st"
+	fi
+	return 1
 }
