@@ -36,20 +36,8 @@ ip6=(2001:db8:771::1 2001:db8:772::1)
 verify_max=65536
 n=50
 
-words() {
-	local -a w
-	read -ra w <<<"$1"
-	echo "${#w[@]}"
-}
-
 prog=/tmp/rdma_verify
-cc_out=$(cc -O2 -Wall -Wextra -o "$prog" "$SROCE_REPO/scripts/tests/rdma_verify.c" \
-	-libverbs 2>&1)
-cc_rc=$?
-per_verify=0
-if [ "$cc_rc" = 0 ]; then
-	per_verify=$("$prog" -m "$verify_max" --plan) || per_verify=0
-fi
+verify_build "$prog" "$verify_max"
 
 # The build, two ports ACTIVE; per kind two ping-pongs, rdma_verify's
 # cases, the counters of each device and the dummies; two deletes.

@@ -50,25 +50,13 @@ for k in $kinds; do
 done
 mc_msgs=20
 
-words() {
-	local -a w
-	read -ra w <<<"$1"
-	echo "${#w[@]}"
-}
-
 # Built ahead of the plan, which takes rdma_verify's count of its cases.
 prog=/tmp/rdma_verify
-cc_out=$(cc -O2 -Wall -Wextra -o "$prog" "$SROCE_REPO/scripts/tests/rdma_verify.c" \
-	-libverbs 2>&1)
-cc_rc=$?
+verify_build "$prog" "$verify_max"
 mprog=/tmp/mcast_ud
 mc_out=$(cc -O2 -Wall -Wextra -o "$mprog" "$SROCE_REPO/scripts/tests/mcast_ud.c" \
 	-libverbs 2>&1)
 mc_rc=$?
-per_verify=0
-if [ "$cc_rc" = 0 ]; then
-	per_verify=$("$prog" -m "$verify_max" --plan) || per_verify=0
-fi
 
 # The link, the build; per kind every ping-pong, rdma_verify's cases, the
 # wire format, the loopback count and eth0 untouched; perftest; rping;

@@ -40,12 +40,6 @@ bad_blk=$((bad_off + (1 << 20)))
 cut_at=2048
 cut_len=512
 
-words() {
-	local -a w
-	read -ra w <<<"$1"
-	echo "${#w[@]}"
-}
-
 # One guest alone plays both parts
 local_=0
 [ "$SROCE_PAIR" = 1 ] || local_=1

@@ -36,13 +36,6 @@ group() {
 	[[ " $only " == *" $1 "* ]]
 }
 
-# words LIST: how many words it has
-words() {
-	local -a w
-	read -ra w <<<"$1"
-	echo "${#w[@]}"
-}
-
 if [ "$full" = 1 ]; then
 	families="ipv4 ipv6"
 	servers="b a"

@@ -35,6 +35,10 @@
 #                       PR_QUIET=1: no TAP line at all; the caller judges.
 # lo_run NAME SECS LISTEN -- SERVER... -- CLIENT...
 #                       both ends in this guest (same-host tests)
+# words LIST            how many words LIST has
+# verify_build PROG MAX compile rdma_verify as PROG; sets cc_out, cc_rc and
+#                       per_verify, its count of cases up to MAX (0 when
+#                       it cannot tell, which leaves the plan short)
 
 # shellcheck source=scripts/tests/sroce-lib.sh
 . "$SROCE_REPO/scripts/tests/sroce-lib.sh"
@@ -270,4 +274,21 @@ lo_run() {
 		t_fail "$name" "client exit $rc, server exit $st"
 	fi
 	return 1
+}
+
+words() {
+	local -a w
+	read -ra w <<<"$1"
+	echo "${#w[@]}"
+}
+
+# shellcheck disable=SC2034 # the caller reads what it sets
+verify_build() {
+	cc_out=$(cc -O2 -Wall -Wextra -o "$1" "$SROCE_REPO/scripts/tests/rdma_verify.c" \
+		-libverbs 2>&1)
+	cc_rc=$?
+	per_verify=0
+	if [ "$cc_rc" = 0 ]; then
+		per_verify=$("$1" -m "$2" --plan) || per_verify=0
+	fi
 }
