@@ -436,8 +436,9 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake)
 
 /*
  * Without tx->lock: hand @skb to the netdev, or to the receive path of the
- * device of this host it is addressed to (loopback.c), and count the outcome.  A drop is not reported to
- * anyone: the RC transport repairs it by timeout.
+ * device of this host it is addressed to (loopback.c), and count the
+ * outcome.  A drop is not reported to anyone: the RC transport repairs it
+ * by timeout.
  */
 static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb)
 {
