@@ -96,35 +96,43 @@ count_tap() {
 	echo "# $name: $p passed, $f failed, status $rc"
 }
 
-# Guest tests run side by side as far as the CPUs allow: a single-guest
-# run counts as one CPU, a pair as two, and at most $jobs CPUs' worth run
-# at once (SROCE_CHECK_JOBS, default one more than the CPUs: a pair keeps
-# its two CPUs busy only about three quarters of the time, since a TCG
-# guest waiting for its peer halts).  The next entry that
-# fits starts first, so a pair waiting for two CPUs does not keep a
-# single from the one that is free.  Each run's output goes to its own
-# file and is shown, and counted, when it ends.
+# Guest tests, KUnit and the debug kernel's tests run from one pool, side
+# by side as far as the CPUs allow: a single-guest run (and KUnit) counts
+# as one CPU, a pair as two, and at most $jobs CPUs' worth run at once
+# (SROCE_CHECK_JOBS, default one more than the CPUs: a pair keeps its two
+# CPUs busy only about three quarters of the time, since a TCG guest
+# waiting for its peer halts).  The first entry in the list that fits
+# starts, so a pair waiting for two CPUs does not keep a single from the
+# one that is free, and entries of the debug kernel wait until its build
+# (in the background, below) has finished.  Each run's output goes to its
+# own file and is shown, and counted, when it ends.
 jobs=${SROCE_CHECK_JOBS:-$(($(nproc) + 1))}
 declare -A run_name=() run_mode=() run_t0=() run_cpus=()
 running_cpus=0
+pending=()
 
 # Report a finished run: its check lines, its count, its duration.
 report_run() {
 	local pid=$1 rc=$2 name=${run_name[$1]} mode=${run_mode[$1]} d
 	local out=$logdir/$mode-$name.out
 	d=$((SECONDS - run_t0[$pid]))
-	printf '\n=== guest %s %s\n' "$mode" "$name"
-	grep -E '^(\[[ab]\] )?((not )?ok - |1\.\.[0-9]+$)|guest\.sh:|splat' "$out"
-	count_tap "$mode $name" "$out" "$rc" "$mode"
-	printf '=== guest %s %s took %dm%02ds\n' "$mode" "$name" $((d / 60)) $((d % 60))
+	if [ "$mode" = kunit ]; then
+		printf '\n=== KUnit\n'
+		kunit_report "$rc"
+	else
+		printf '\n=== guest %s %s\n' "$mode" "$name"
+		grep -E '^(\[[ab]\] )?((not )?ok - |1\.\.[0-9]+$)|guest\.sh:|splat' "$out"
+		count_tap "$mode $name" "$out" "$rc" "$mode"
+	fi
+	printf '=== %s %s took %dm%02ds\n' "$mode" "$name" $((d / 60)) $((d % 60))
 	running_cpus=$((running_cpus - run_cpus[$pid]))
 	unset "run_name[$pid]" "run_mode[$pid]" "run_t0[$pid]" "run_cpus[$pid]"
 }
 
-# Wait for one running guest test (any) and report it.  Polled: bash's
-# "wait -n" does not say which job ended, and misses one that ended
-# before it was called.
-reap_one() {
+# Wait until a run ends (and report it) or the kernel build does.
+# Polled: bash's "wait -n" does not say which job ended, and misses one
+# that ended before it was called.
+pool_wait() {
 	local pid rc
 	while :; do
 		for pid in "${!run_name[@]}"; do
@@ -134,30 +142,38 @@ reap_one() {
 			report_run "$pid" "$rc"
 			return
 		done
+		if [ "$kernel_state" = building ] && ! kill -0 "$kernel_pid" 2>/dev/null; then
+			kernel_done
+			return
+		fi
 		sleep 1
 	done
 }
 
-# Start one entry ("MODE NAME:SCRIPT[:K=V K=V...]") in the background.
+# Start one pool entry ("KERNEL MODE NAME:SCRIPT[:K=V K=V...]").
 start_run() {
-	local t=$1 mode rest name script envs=() args kv cpus=1
-	shift
+	local t=${1#* } mode rest name script envs=() args=() kv cpus=1
+	[ "${1%% *}" = debug ] && args=(--kernel "$kernel")
 	mode=${t%% *}
 	rest=${t#* }
 	name=${rest%%:*}
 	rest=${rest#*:}
-	script=$repo/${rest%%:*}
-	[[ $rest == *:* ]] && read -ra envs <<<"${rest#*:}"
-	args=("$@" --timeout 600 --log "$logdir/$mode-$name")
-	if [ "$mode" = pair ]; then
-		args+=(--pair)
-		cpus=2
+	if [ "$mode" = kunit ]; then
+		kunit_start
+	else
+		script=$repo/${rest%%:*}
+		[[ $rest == *:* ]] && read -ra envs <<<"${rest#*:}"
+		args+=(--timeout 600 --log "$logdir/$mode-$name")
+		if [ "$mode" = pair ]; then
+			args+=(--pair)
+			cpus=2
+		fi
+		for kv in "${envs[@]}"; do
+			args+=(--env "$kv")
+		done
+		echo "# $(date +%T) starting guest $mode $name"
+		bash scripts/guest.sh "${args[@]}" "$script" >"$logdir/$mode-$name.out" 2>&1 &
 	fi
-	for kv in "${envs[@]}"; do
-		args+=(--env "$kv")
-	done
-	echo "# $(date +%T) starting guest $mode $name"
-	bash scripts/guest.sh "${args[@]}" "$script" >"$logdir/$mode-$name.out" 2>&1 &
 	run_name[$!]=$name
 	run_mode[$!]=$mode
 	run_t0[$!]=$SECONDS
@@ -165,54 +181,65 @@ start_run() {
 	running_cpus=$((running_cpus + cpus))
 }
 
-entry_cpus() {
-	if [ "${1%% *}" = pair ]; then echo 2; else echo 1; fi
-}
-
-# run_guest_tests GUEST_ARGS... -- ENTRY...: each ENTRY is
-# "MODE NAME:SCRIPT[:K=V K=V...]", the K=V pairs reaching the script
-# through guest.sh --env; GUEST_ARGS go to every guest.sh call.
-run_guest_tests() {
-	local gargs=() pending=() t name i started need
-	while [ "$1" != -- ]; do
-		gargs+=("$1")
-		shift
-	done
+# queue KERNEL ENTRY...: add entries ("MODE NAME:SCRIPT[:K=V K=V...]",
+# KERNEL debian or debug) to the pool, as SROCE_CHECK_TESTS selects them.
+queue() {
+	local k=$1 t name
 	shift
 	for t in "$@"; do
 		name=${t#* }
 		name=${name%%:*}
-		if [ -n "${SROCE_CHECK_TESTS:-}" ] && [[ " $SROCE_CHECK_TESTS " != *" $name "* ]]; then
+		if [ -n "${SROCE_CHECK_TESTS:-}" ] && [[ " $SROCE_CHECK_TESTS " != *" $name "* ]] &&
+		   [ "${t%% *}" != kunit ]; then
 			continue
 		fi
-		pending+=("$t")
+		pending+=("$k $t")
 	done
+}
+
+# Can pool entry $1 start now?
+entry_fits() {
+	local t=${1#* } need=1
+	[ "${1%% *}" = debug ] && [ "$kernel_state" != ok ] && return 1
+	[ "${t%% *}" = pair ] && need=2
+	# an entry wider than $jobs still runs, alone
+	[ $((running_cpus + need)) -le "$jobs" ] || [ "$running_cpus" = 0 ]
+}
+
+# Run everything queued.
+run_pool() {
+	local i started
 	while [ ${#pending[@]} -gt 0 ]; do
+		if [ "$kernel_state" = failed ]; then
+			for i in "${!pending[@]}"; do
+				[ "${pending[$i]%% *}" = debug ] && unset "pending[$i]"
+			done
+			pending=("${pending[@]}")
+			[ ${#pending[@]} -gt 0 ] || break
+		fi
 		started=
 		for i in "${!pending[@]}"; do
-			need=$(entry_cpus "${pending[$i]}")
-			# An entry wider than $jobs still runs, alone.
-			if [ $((running_cpus + need)) -le "$jobs" ] || [ "$running_cpus" = 0 ]; then
-				start_run "${pending[$i]}" "${gargs[@]}"
+			if entry_fits "${pending[$i]}"; then
+				start_run "${pending[$i]}"
 				unset "pending[$i]"
 				pending=("${pending[@]}")
 				started=1
 				break
 			fi
 		done
-		[ -n "$started" ] || reap_one
+		[ -n "$started" ] || pool_wait
 	done
 	while [ ${#run_name[@]} -gt 0 ]; do
-		reap_one
+		pool_wait
 	done
 }
 
 # The debug kernel (scripts/guest-kernel.sh) builds in the background at
-# idle priority while the guest tests on Debian's kernel run, so a cold
-# build uses the CPU time those guests leave idle; KUnit and the debug
-# stage wait for it.
+# idle priority, so a cold build uses the CPU time the guests on Debian's
+# kernel leave over; KUnit and the debug kernel's tests wait for it.
 kernel_pid=
 kernel=
+kernel_state=none
 start_kernel_build() {
 	local pri=(nice -n 19)
 	chrt --idle 0 true 2>/dev/null && pri=(chrt --idle 0 nice -n 19)
@@ -221,22 +248,26 @@ start_kernel_build() {
 		2>"$logdir/guest-kernel.log" &
 	kernel_pid=$!
 	kernel_t0=$SECONDS
+	kernel_state=building
 }
 
-# Wait for the background build; its status is wait_kernel's.
-wait_kernel() {
+# The build has ended: its check, and the state the pool reads.
+kernel_done() {
 	local rc=0 d
-	[ -n "$kernel_pid" ] || start_kernel_build
-	if [ "$kernel_pid" != finished ]; then
-		wait "$kernel_pid" || rc=$?
-		kernel_rc=$rc
-		kernel_pid=finished
-		d=$((SECONDS - kernel_t0))
-		printf '# debug kernel: build finished after %dm%02ds, status %d\n' \
-			$((d / 60)) $((d % 60)) "$rc"
-		kernel=$(tail -n 1 "$logdir/guest-kernel.path")
+	wait "$kernel_pid" || rc=$?
+	d=$((SECONDS - kernel_t0))
+	printf '# %s debug kernel: build finished after %dm%02ds, status %d\n' \
+		"$(date +%T)" $((d / 60)) $((d % 60)) "$rc"
+	kernel=$(tail -n 1 "$logdir/guest-kernel.path")
+	if [ "$rc" = 0 ] && [ -n "$kernel" ] && [ -f "$kernel" ]; then
+		kernel_state=ok
+		ok "debug guest kernel builds (KASAN, lockdep, kmemleak)"
+	else
+		kernel_state=failed
+		tail -n 40 "$logdir/guest-kernel.log"
+		not_ok "debug guest kernel builds (KASAN, lockdep, kmemleak)" \
+			"see $logdir/guest-kernel.log; KUnit and the debug tests did not run"
 	fi
-	[ "$kernel_rc" = 0 ] && [ -n "$kernel" ] && [ -f "$kernel" ]
 }
 
 # KUnit: the suites run in QEMU on the debug kernel (scripts/kunit.sh).
@@ -258,10 +289,16 @@ kunit_ran() {
 	' "$1"
 }
 
-run_kunit() {
+# KUnit runs in the pool of guest runs below: started like a guest,
+# reported when it ends.
+kunit_start() {
 	klog=$logdir/kunit.console
-	SROCE_KERNEL=$kernel bash scripts/kunit.sh "$klog" >"$logdir/kunit.log" 2>&1
-	rc=$?
+	echo "# $(date +%T) starting KUnit"
+	SROCE_KERNEL=$kernel bash scripts/kunit.sh "$klog" >"$logdir/kunit.log" 2>&1 &
+}
+
+kunit_report() {
+	local rc=$1
 	grep -E '\] (\[(PASSED|FAILED|SKIPPED|CRASHED)\]|Testing complete)' "$logdir/kunit.log" |
 		grep -v '====' || true
 	p=$(grep -cE '^\[[0-9:]+\] \[PASSED\] ' "$logdir/kunit.log")
@@ -334,27 +371,15 @@ if want kunit || want debug; then
 	start_kernel_build
 fi
 
+stage "guest tests, KUnit and the debug kernel's tests"
 if want guest; then
-	stage "guest tests on Debian's kernel"
 	[ -f rdma_sroce.ko ] || make -s modules >/dev/null 2>&1
-	# "MODE NAME:SCRIPT[:K=V K=V...]": the K=V pairs reach the script
-	# through guest.sh --env.  rc-pair's and wire-pair's interop runs skip
-	# perftest (the sroce-sroce runs have it) to keep the stage within its
-	# budget.
 	interop="SROCE_RC_ONLY=pingpong,rdmacm,verify"
-	# Longest single-guest runs first, so that the last to end is short
-	# and leaves little of a CPU idle before the pairs.
+	# The pairs first, each with a single-guest run beside it; the longest
+	# single-guest runs first, so that the last to end is short.
 	tests=(
 		"single rig-smoke:scripts/tests/rig-smoke.sh"
 		"pair rig-smoke:scripts/tests/rig-smoke.sh"
-		"single loopback:scripts/tests/loopback.sh"
-		"single hostile-rings:scripts/tests/hostile-rings.sh"
-		"single teardown:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=300"
-		"single nvmeof-loopback:scripts/tests/nvmeof-pair.sh"
-		"single local-peers:scripts/tests/local-peers.sh"
-		"single link:scripts/tests/link.sh"
-		"single verbs-mr:scripts/tests/verbs-mr.sh"
-		"single verbs-objects:scripts/tests/verbs-objects.sh"
 		"pair link-pair:scripts/tests/link-pair.sh"
 		"pair rc-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=sroce"
 		"pair rc-sroce-rxe:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe $interop"
@@ -367,6 +392,14 @@ if want guest; then
 		"pair wire-sroce-sroce:scripts/tests/wire-pair.sh"
 		"pair wire-sroce-rxe:scripts/tests/wire-pair.sh:SROCE_DRV_B=rxe SROCE_WIRE_ONLY=wire,rdmacm"
 		"pair fuzz-sroce-sroce:scripts/tests/fuzz-pair.sh"
+		"single loopback:scripts/tests/loopback.sh"
+		"single hostile-rings:scripts/tests/hostile-rings.sh"
+		"single teardown:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=300"
+		"single nvmeof-loopback:scripts/tests/nvmeof-pair.sh"
+		"single local-peers:scripts/tests/local-peers.sh"
+		"single link:scripts/tests/link.sh"
+		"single verbs-mr:scripts/tests/verbs-mr.sh"
+		"single verbs-objects:scripts/tests/verbs-objects.sh"
 	)
 	# make check-long: what the rest already covers once, again in the
 	# other role or at full length.
@@ -382,18 +415,12 @@ if want guest; then
 		"pair netem-long-sroce-sroce:scripts/tests/netem-pair.sh"
 	)
 	[ "$long" = 1 ] && tests+=("${long_tests[@]}")
-	run_guest_tests -- "${tests[@]}"
+	queue debian "${tests[@]}"
 fi
 
-if want kunit; then
-	stage "kunit (waits for the debug kernel)"
-	if wait_kernel; then
-		run_kunit
-	else
-		tail -n 40 "$logdir/guest-kernel.log"
-		not_ok "KUnit: debug kernel builds" "see $logdir/guest-kernel.log"
-	fi
-fi
+# KUnit: the suites run in QEMU on the debug kernel (scripts/kunit.sh),
+# as soon as it is built.
+want kunit && queue debug "kunit kunit:"
 
 # The debug guest kernel: sroce built in, KASAN, lockdep, kmemleak.  The
 # guest rig fails a run on any splat these report.  rdma_verify stops at
@@ -402,33 +429,28 @@ fi
 # (SROCE_NETEM_MAX=65536 passes here too) and transports-pair run on
 # Debian's kernel only, to keep make check within its time.
 if want debug; then
-	stage "guest tests on the debug kernel"
-	if wait_kernel; then
-		ok "debug guest kernel builds (KASAN, lockdep, kmemleak)"
-		debug_tests=(
-			"single debug-teardown:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=60"
-			"single debug-loopback:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=262144 SROCE_LO_KINDS=v2-ipv4,v1-ipv6"
-			"single debug-hostile-rings:scripts/tests/hostile-rings.sh:SROCE_HOSTILE_ROUNDS=2"
-			"single debug-local-peers:scripts/tests/local-peers.sh:SROCE_LO_KINDS=v2-ipv4,v1-ipv6"
-			"pair debug-rc:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=verify SROCE_RC_VERIFY_MAX=1048576"
-			"pair debug-mcast:scripts/tests/mcast-pair.sh"
-			"pair debug-fuzz:scripts/tests/fuzz-pair.sh:SROCE_FUZZ_COUNT=300"
-		)
-		debug_long_tests=(
-			"pair debug-rc-long:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=pingpong,rdmacm,verify SROCE_RC_VERIFY_MAX=1048576"
-			"single debug-teardown-long:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=300"
-			"single debug-loopback-long:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=1048576"
-			"single debug-hostile-rings-long:scripts/tests/hostile-rings.sh"
-			"pair debug-fuzz-long:scripts/tests/fuzz-pair.sh"
-			"pair debug-netem:scripts/tests/netem-pair.sh:SROCE_NETEM_MAX=65536"
-		)
-		[ "$long" = 1 ] && debug_tests+=("${debug_long_tests[@]}")
-		run_guest_tests --kernel "$kernel" -- "${debug_tests[@]}"
-	else
-		tail -n 40 "$logdir/guest-kernel.log"
-		not_ok "debug guest kernel builds (KASAN, lockdep, kmemleak)"
-	fi
+	debug_tests=(
+		"pair debug-rc:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=verify SROCE_RC_VERIFY_MAX=1048576"
+		"pair debug-mcast:scripts/tests/mcast-pair.sh"
+		"pair debug-fuzz:scripts/tests/fuzz-pair.sh:SROCE_FUZZ_COUNT=300"
+		"single debug-teardown:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=60"
+		"single debug-loopback:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=262144 SROCE_LO_KINDS=v2-ipv4,v1-ipv6"
+		"single debug-hostile-rings:scripts/tests/hostile-rings.sh:SROCE_HOSTILE_ROUNDS=2"
+		"single debug-local-peers:scripts/tests/local-peers.sh:SROCE_LO_KINDS=v2-ipv4,v1-ipv6"
+	)
+	debug_long_tests=(
+		"pair debug-rc-long:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=pingpong,rdmacm,verify SROCE_RC_VERIFY_MAX=1048576"
+		"single debug-teardown-long:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=300"
+		"single debug-loopback-long:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=1048576"
+		"single debug-hostile-rings-long:scripts/tests/hostile-rings.sh"
+		"pair debug-fuzz-long:scripts/tests/fuzz-pair.sh"
+		"pair debug-netem:scripts/tests/netem-pair.sh:SROCE_NETEM_MAX=65536"
+	)
+	[ "$long" = 1 ] && debug_tests+=("${debug_long_tests[@]}")
+	queue debug "${debug_tests[@]}"
 fi
+
+run_pool
 
 stage_done
 d=$((SECONDS - check_t0))
