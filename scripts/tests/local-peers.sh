@@ -13,9 +13,11 @@
 # with --chk and rdma_verify (every RC operation up to 64 KiB, checked
 # byte for byte) from r0 to r1; the counters of both devices must show
 # the packets looped back, and the dummies must have carried none.
-# (rdma_cm between the two is not covered: rping from d0's address to
-# d1's is rejected by the listener with a consumer-defined reject, not
-# understood yet.)
+# (rdma_cm between the two is not covered: its listener checks that the
+# route back to the client leaves through the netdev the request came in
+# on, validate_net_dev() in drivers/infiniband/core/cma.c, and the route
+# to an address d0 owns is d0's local route, so ib_core rejects rping
+# from d0's address to d1's, reason 28, whatever the device does.)
 #
 # SROCE_LO_KINDS="..."    GID kinds, space or comma separated (default:
 #                         v2-ipv4 v2-ipv6 v1-ipv6)
