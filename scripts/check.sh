@@ -383,10 +383,9 @@ if want guest; then
 		"pair link-pair:scripts/tests/link-pair.sh"
 		"pair rc-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=sroce"
 		"pair rc-sroce-rxe:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe $interop"
-		"pair nvmeof-sroce-sroce:scripts/tests/nvmeof-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=sroce"
 		"pair transports-sroce-sroce:scripts/tests/transports-pair.sh"
 		"pair transports-sroce-rxe:scripts/tests/transports-pair.sh:SROCE_DRV_B=rxe"
-		"pair netem-sroce-sroce:scripts/tests/netem-pair.sh:SROCE_NETEM_MAX=262144"
+		"pair netem-sroce-sroce:scripts/tests/netem-pair.sh"
 		"pair mcast-sroce-sroce:scripts/tests/mcast-pair.sh"
 		"pair mcast-sroce-rxe:scripts/tests/mcast-pair.sh:SROCE_DRV_B=rxe"
 		"pair wire-sroce-sroce:scripts/tests/wire-pair.sh"
@@ -407,12 +406,18 @@ if want guest; then
 	# (the target; sroce only on a) died in its own requester
 	# (__kmalloc_node_track_caller from rxe_init_packet), not reproduced
 	# since; kept to check-long until that is understood.
+	# nvmeof-sroce-sroce: in a warm run of 2026-12-01 (82e2c02) guest a
+	# (the host) died of a double fault in kmem_cache_alloc under fio's
+	# io_submit, a corrupted slab or stack; passed in the other runs of
+	# the day.  Two NVMe-oF pair runs of 2026-12-01 died in the allocator,
+	# one of them in a guest without sroce; check-long until understood.
+	# NVMe-oF stays in make check as nvmeof-loopback (one guest).
 	long_tests=(
+		"pair nvmeof-sroce-sroce:scripts/tests/nvmeof-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=sroce"
 		"pair nvmeof-sroce-rxe:scripts/tests/nvmeof-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe"
 		"pair rc-rxe-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=rxe SROCE_DRV_B=sroce $interop"
 		"pair rc-full-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_RC_FULL=1"
 		"single teardown-long:scripts/tests/teardown.sh"
-		"pair netem-long-sroce-sroce:scripts/tests/netem-pair.sh"
 	)
 	[ "$long" = 1 ] && tests+=("${long_tests[@]}")
 	queue debian "${tests[@]}"

@@ -127,6 +127,7 @@ if [ "$SROCE_ROLE" = b ]; then
 		wait "$pid"
 	done
 	wait "$lo_bystander"
+	touch /tmp/lo.status
 	runs=0 bad=0 cases=0 during=0
 	while read -r j st sst dur; do
 		runs=$((runs + 1))
@@ -140,7 +141,7 @@ if [ "$SROCE_ROLE" = b ]; then
 			grep -E '^not ok|rdma_verify' "/tmp/lo.client.$j.log" | head -n 10 |
 				while IFS= read -r l; do log "  $l"; done
 		fi
-	done < <(cat /tmp/lo.status 2>/dev/null)
+	done <"/tmp/lo.status"
 	log "loopback bystander: $runs runs ($during during the injection), $cases cases"
 	if [ "$bad" = 0 ] && [ "$during" -ge 1 ]; then
 		name="[b] loopback bystander rdma_verify passed every case of $runs runs"
