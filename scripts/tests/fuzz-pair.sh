@@ -209,7 +209,7 @@ else
 	if [ "$rc" = 0 ] && [ -n "${total:-}" ]; then
 		log "fuzzer ran to its end: $total malformed packets, seed $seed"
 	elif [ "$fuzz_failed" = 0 ]; then
-		t_fail "fuzzer ran to its end" "status $rc, seed $seed"
+		t_fail "fuzzer ran to its end" "status $rc, seed $seed: $(tail -n 1 /tmp/fuzz.out)"
 	fi
 	wait "$bystander"
 	: >"$S/fuzz.stop"

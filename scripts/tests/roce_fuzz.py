@@ -133,21 +133,33 @@ def serve_counters(args):
     srv.listen(4)
     while True:
         conn, _ = srv.accept()
-        with conn:
-            cmd = conn.makefile().readline().strip()
-            if cmd == "quit":
-                return
-            # packets may still be on their way: wait until the counters
-            # that only malformed input moves hold still for a while
-            last = read_counters(args.dev)
-            end = time.monotonic() + 5
-            while time.monotonic() < end:
-                time.sleep(0.3)
-                cur = read_counters(args.dev)
-                if all(cur.get(k) == last.get(k) for k in QUIET + IP_KEYS):
-                    break
-                last = cur
-            conn.sendall(json.dumps(cur).encode() + b"\n")
+        # a client that gave up (a slow guest) must not end the server:
+        # it asks again on a new connection
+        try:
+            with conn:
+                if not serve_one(conn, args.dev):
+                    return
+        except OSError as e:
+            print(f"counters: client went away: {e}", file=sys.stderr,
+                  flush=True)
+
+
+def serve_one(conn, dev):
+    """Answer one request on @conn; False when told to quit."""
+    cmd = conn.makefile().readline().strip()
+    if cmd == "quit":
+        return False
+    # packets may still be on their way: wait until the counters that only
+    # malformed input moves hold still for a while
+    cur = read_counters(dev)
+    end = time.monotonic() + 5
+    while time.monotonic() < end:
+        time.sleep(0.3)
+        last, cur = cur, read_counters(dev)
+        if all(cur.get(k) == last.get(k) for k in QUIET + IP_KEYS):
+            break
+    conn.sendall(json.dumps(cur).encode() + b"\n")
+    return True
 
 
 # --- guest a: frames -------------------------------------------------------
@@ -356,6 +368,7 @@ class Fuzzer:
     def counters(self):
         if self.dry:
             return {}
+        why = None
         for _ in range(20):
             try:
                 with socket.create_connection((self.args.counters_host,
@@ -363,9 +376,10 @@ class Fuzzer:
                                               timeout=30) as s:
                     s.sendall(b"get\n")
                     return json.loads(s.makefile().readline())
-            except (OSError, ValueError):
+            except (OSError, ValueError) as e:
+                why = e
                 time.sleep(0.5)
-        raise SystemExit("no counters from guest b")
+        raise SystemExit(f"no counters from guest b: {why!r}")
 
     def run_class(self, name, frames, expect, still=()):
         """Send @frames; each of @expect, (counters, minimum), must have
