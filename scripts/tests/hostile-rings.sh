@@ -44,25 +44,7 @@ t_plan $((1 + 1 + 1 + prog_plan + 2 + 1 + unload_checks))
 t_status "hostile_rings compiles cleanly" "$cc_rc" "$cc_out"
 
 # ns1: n1 198.51.100.11 (sroce1), ns2: n2 198.51.100.12 (sroce2)
-# shellcheck disable=SC2016 # the inner bash expands devinfo
-make_links() {
-	ip netns add ns1 &&
-		ip netns add ns2 &&
-		ip link add n1 netns ns1 type veth peer name n2 netns ns2 &&
-		ip -n ns1 addr add 198.51.100.11/24 dev n1 &&
-		ip -n ns2 addr add 198.51.100.12/24 dev n2 &&
-		ip -n ns1 link set n1 up && ip -n ns2 link set n2 up &&
-		ip -n ns1 link set lo up && ip -n ns2 link set lo up &&
-		ip netns exec ns1 rdma link add sroce1 type sroce netdev n1 &&
-		ip netns exec ns2 rdma link add sroce2 type sroce netdev n2 &&
-		wait_for 20 bash -c '[[ "$(devinfo sroce1 state)" == PORT_ACTIVE* ]] &&
-			[[ "$(devinfo sroce2 state)" == PORT_ACTIVE* ]]' &&
-		wait_for 10 gid_index sroce1 "$(v4_gid 198.51.100.11)" "RoCE v2" &&
-		wait_for 10 gid_index sroce2 "$(v4_gid 198.51.100.12)" "RoCE v2" &&
-		ip netns exec ns1 ping -c 1 -W 3 198.51.100.12 >/dev/null
-}
-
-t_check "two links on a veth pair" make_links
+t_check "two links on a veth pair" veth_links
 if ! ga=$(gid_index sroce1 "$(v4_gid 198.51.100.11)" "RoCE v2") ||
 	! gb=$(gid_index sroce2 "$(v4_gid 198.51.100.12)" "RoCE v2"); then
 	fail "no RoCE v2 GIDs on the links"

@@ -151,5 +151,37 @@ mac_guid() {
 	printf '%02x%s:%sff:fe%s:%s%s\n' $((0x$1 ^ 2)) "$2" "$3" "$4" "$5" "$6"
 }
 
+# veth_links [TC_ARGS...]: the two-host rig of single-guest tests: veth
+# n1 in ns1 (198.51.100.11, 2001:db8:1::11) to n2 in ns2 (.12, ::12),
+# sroce1 on n1 and sroce2 on n2, both ACTIVE with their RoCE v2 GIDs, and
+# a ping across.  VETH_MTU sets both MTUs (default 1500); TC_ARGS, if any,
+# make n1's root qdisc ("netem delay 2ms").  Namespaces left from an
+# earlier call are reused.
+veth_links() {
+	local mtu=${VETH_MTU:-1500} i
+	for i in 1 2; do
+		ip netns add "ns$i" 2>/dev/null
+	done
+	ip link add n1 netns ns1 mtu "$mtu" type veth peer name n2 netns ns2 mtu "$mtu" ||
+		return 1
+	for i in 1 2; do
+		ip -n "ns$i" addr add "198.51.100.1$i/24" dev "n$i" &&
+			ip -n "ns$i" addr add "2001:db8:1::1$i/64" dev "n$i" nodad &&
+			ip -n "ns$i" link set "n$i" up && ip -n "ns$i" link set lo up ||
+			return 1
+	done
+	if [ $# -gt 0 ]; then
+		ip netns exec ns1 tc qdisc add dev n1 root "$@" || return 1
+	fi
+	# shellcheck disable=SC2016 # the inner bash expands devinfo
+	ip netns exec ns1 rdma link add sroce1 type sroce netdev n1 &&
+		ip netns exec ns2 rdma link add sroce2 type sroce netdev n2 &&
+		wait_for 20 bash -c '[[ "$(devinfo sroce1 state)" == PORT_ACTIVE* ]] &&
+			[[ "$(devinfo sroce2 state)" == PORT_ACTIVE* ]]' &&
+		wait_for 10 gid_index sroce1 "$(v4_gid 198.51.100.11)" "RoCE v2" &&
+		wait_for 10 gid_index sroce2 "$(v4_gid 198.51.100.12)" "RoCE v2" &&
+		ip netns exec ns1 ping -c 1 -W 3 198.51.100.12 >/dev/null
+}
+
 # for checks that run these through bash -c
 export -f devinfo counter gid_index has_gid_type v4_gid

@@ -40,23 +40,10 @@ t_plan $((1 + 1 + 4 + 3 * ${#deletes[@]} + 1 + 3 * ${#removals[@]} + 1 + 1 + unl
 t_check "teardown_stress compiles cleanly" bash -c \
 	"cc -O2 -Wall -Wextra -Werror -o $prog $SROCE_REPO/scripts/tests/teardown_stress.c -libverbs"
 
-# ns1: n1 198.51.100.11 (sroce1), ns2: n2 198.51.100.12 (sroce2)
-# shellcheck disable=SC2016 # the inner bash expands devinfo
+# ns1: n1 198.51.100.11 (sroce1), ns2: n2 198.51.100.12 (sroce2), with a
+# delay that keeps packets in flight at every teardown
 make_links() {
-	ip netns add ns1 2>/dev/null
-	ip netns add ns2 2>/dev/null
-	ip link add n1 netns ns1 mtu 4200 type veth peer name n2 netns ns2 mtu 4200 &&
-		ip -n ns1 addr add 198.51.100.11/24 dev n1 &&
-		ip -n ns2 addr add 198.51.100.12/24 dev n2 &&
-		ip -n ns1 link set n1 up && ip -n ns2 link set n2 up &&
-		ip netns exec ns1 tc qdisc add dev n1 root netem delay 2ms limit 10000 &&
-		ip netns exec ns1 rdma link add sroce1 type sroce netdev n1 &&
-		ip netns exec ns2 rdma link add sroce2 type sroce netdev n2 &&
-		wait_for 20 bash -c '[[ "$(devinfo sroce1 state)" == PORT_ACTIVE* ]] &&
-			[[ "$(devinfo sroce2 state)" == PORT_ACTIVE* ]]' &&
-		wait_for 10 gid_index sroce1 "$(v4_gid 198.51.100.11)" "RoCE v2" &&
-		wait_for 10 gid_index sroce2 "$(v4_gid 198.51.100.12)" "RoCE v2" &&
-		ip netns exec ns1 ping -c 1 -W 3 198.51.100.12 >/dev/null
+	VETH_MTU=4200 veth_links netem delay 2ms limit 10000
 }
 
 # The RoCE v2 GIDs of both links, as teardown_stress arguments
