@@ -30,9 +30,15 @@ ok() {
 	echo "ok - $1"
 }
 
+# Every failure also goes to one list, repeated before the summary, so
+# the last lines of a long run (all CI shows) say what failed.
+failures=$logdir/failures
+: >"$failures"
+
 not_ok() {
 	failed=$((failed + 1))
 	echo "not ok - $1${2:+: $2}"
+	echo "not ok - $1${2:+: $2}" >>"$failures"
 }
 
 # Each stage's duration is printed when the next starts (and at the end),
@@ -80,6 +86,7 @@ count_tap() {
 	done < <(awk -f scripts/tap-count.awk "$log")
 	passed=$((passed + p))
 	failed=$((failed + f))
+	grep -E '^(\[[ab]\] )?not ok - ' "$log" | sed "s/^/$name: /" >>"$failures"
 	for r in $roles; do
 		if [ "${plans[$r]:-0}" != 1 ]; then
 			not_ok "$name [$r]: one plan line" "${plans[$r]:-0} plan lines"
@@ -305,6 +312,8 @@ kunit_report() {
 	f=$(grep -cE '^\[[0-9:]+\] \[(FAILED|CRASHED)\] ' "$logdir/kunit.log")
 	passed=$((passed + p))
 	failed=$((failed + f))
+	grep -E '^\[[0-9:]+\] \[(FAILED|CRASHED)\] ' "$logdir/kunit.log" |
+		sed 's/^/kunit: /' >>"$failures"
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		tail -n 40 "$logdir/kunit.log"
 		not_ok "kunit run" "kunit.sh exited $rc (see $logdir/kunit.log)"
@@ -396,6 +405,7 @@ if want guest; then
 		"single teardown:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=300"
 		"single nvmeof-loopback:scripts/tests/nvmeof-pair.sh"
 		"single local-peers:scripts/tests/local-peers.sh"
+		"single qos:scripts/tests/qos.sh"
 		"single link:scripts/tests/link.sh"
 		"single verbs-mr:scripts/tests/verbs-mr.sh"
 		"single verbs-objects:scripts/tests/verbs-objects.sh"
@@ -461,6 +471,11 @@ stage_done
 d=$((SECONDS - check_t0))
 printf '=== make check took %dm%02ds\n' $((d / 60)) $((d % 60))
 echo
+if [ -s "$failures" ]; then
+	echo "=== what failed ($(wc -l <"$failures") lines; the first 60)"
+	head -n 60 "$failures"
+	echo
+fi
 if [ "$failed" != 0 ] || [ -n "${SROCE_LOGDIR:-}" ]; then
 	echo "logs: $logdir"
 else

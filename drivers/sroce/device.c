@@ -4,6 +4,7 @@
  * netdev, and the counters behind `rdma statistic`.
  */
 #include <linux/etherdevice.h>
+#include <linux/ethtool.h>
 #include <net/addrconf.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_mad.h>
@@ -11,6 +12,7 @@
 
 #include <sroce/mr.h>
 #include <sroce/pool.h>
+#include <sroce/qos.h>
 #include <sroce/qp.h>
 #include <sroce/sroce.h>
 #include <sroce/verbs.h>
@@ -31,6 +33,17 @@ static enum ib_mtu sroce_active_mtu(const struct net_device *ndev)
 	enum ib_mtu mtu = iboe_get_mtu(READ_ONCE(ndev->mtu));
 
 	return mtu ? mtu : IB_MTU_256;
+}
+
+/* The netdev's link speed in Mb/s, 0 if unknown.  Caller holds RTNL. */
+u32 sroce_dev_link_speed(struct net_device *ndev)
+{
+	struct ethtool_link_ksettings lk;
+
+	if (__ethtool_get_link_ksettings(ndev, &lk) ||
+	    lk.base.speed == SPEED_UNKNOWN)
+		return 0;
+	return lk.base.speed;
 }
 
 /* Report a port state change to ib_core.  Caller holds RTNL. */
@@ -187,6 +200,40 @@ static const struct rdma_stat_desc sroce_counter_desc[SROCE_NUM_COUNTERS] = {
 	[SROCE_CNT_RETRY_EXCEEDED]	= { .name = "retry_exceeded" },
 	[SROCE_CNT_RNR_RETRY_EXCEEDED]	= { .name = "rnr_retry_exceeded" },
 	[SROCE_CNT_QP_ERRORS]		= { .name = "qp_errors" },
+	[SROCE_CNT_RX_PFC_MALFORMED]	= { .name = "rx_pfc_malformed" },
+	/* named as mlx5 names its per-priority Ethernet counters */
+	[SROCE_CNT_TX_PRIO0_PACKETS + 0] = { .name = "tx_prio0_packets" },
+	[SROCE_CNT_TX_PRIO0_PACKETS + 1] = { .name = "tx_prio1_packets" },
+	[SROCE_CNT_TX_PRIO0_PACKETS + 2] = { .name = "tx_prio2_packets" },
+	[SROCE_CNT_TX_PRIO0_PACKETS + 3] = { .name = "tx_prio3_packets" },
+	[SROCE_CNT_TX_PRIO0_PACKETS + 4] = { .name = "tx_prio4_packets" },
+	[SROCE_CNT_TX_PRIO0_PACKETS + 5] = { .name = "tx_prio5_packets" },
+	[SROCE_CNT_TX_PRIO0_PACKETS + 6] = { .name = "tx_prio6_packets" },
+	[SROCE_CNT_TX_PRIO0_PACKETS + 7] = { .name = "tx_prio7_packets" },
+	[SROCE_CNT_TX_PRIO0_BYTES + 0] = { .name = "tx_prio0_bytes" },
+	[SROCE_CNT_TX_PRIO0_BYTES + 1] = { .name = "tx_prio1_bytes" },
+	[SROCE_CNT_TX_PRIO0_BYTES + 2] = { .name = "tx_prio2_bytes" },
+	[SROCE_CNT_TX_PRIO0_BYTES + 3] = { .name = "tx_prio3_bytes" },
+	[SROCE_CNT_TX_PRIO0_BYTES + 4] = { .name = "tx_prio4_bytes" },
+	[SROCE_CNT_TX_PRIO0_BYTES + 5] = { .name = "tx_prio5_bytes" },
+	[SROCE_CNT_TX_PRIO0_BYTES + 6] = { .name = "tx_prio6_bytes" },
+	[SROCE_CNT_TX_PRIO0_BYTES + 7] = { .name = "tx_prio7_bytes" },
+	[SROCE_CNT_RX_PRIO0_PAUSE + 0] = { .name = "rx_prio0_pause" },
+	[SROCE_CNT_RX_PRIO0_PAUSE + 1] = { .name = "rx_prio1_pause" },
+	[SROCE_CNT_RX_PRIO0_PAUSE + 2] = { .name = "rx_prio2_pause" },
+	[SROCE_CNT_RX_PRIO0_PAUSE + 3] = { .name = "rx_prio3_pause" },
+	[SROCE_CNT_RX_PRIO0_PAUSE + 4] = { .name = "rx_prio4_pause" },
+	[SROCE_CNT_RX_PRIO0_PAUSE + 5] = { .name = "rx_prio5_pause" },
+	[SROCE_CNT_RX_PRIO0_PAUSE + 6] = { .name = "rx_prio6_pause" },
+	[SROCE_CNT_RX_PRIO0_PAUSE + 7] = { .name = "rx_prio7_pause" },
+	[SROCE_CNT_RX_PRIO0_PAUSE_DURATION + 0] = { .name = "rx_prio0_pause_duration" },
+	[SROCE_CNT_RX_PRIO0_PAUSE_DURATION + 1] = { .name = "rx_prio1_pause_duration" },
+	[SROCE_CNT_RX_PRIO0_PAUSE_DURATION + 2] = { .name = "rx_prio2_pause_duration" },
+	[SROCE_CNT_RX_PRIO0_PAUSE_DURATION + 3] = { .name = "rx_prio3_pause_duration" },
+	[SROCE_CNT_RX_PRIO0_PAUSE_DURATION + 4] = { .name = "rx_prio4_pause_duration" },
+	[SROCE_CNT_RX_PRIO0_PAUSE_DURATION + 5] = { .name = "rx_prio5_pause_duration" },
+	[SROCE_CNT_RX_PRIO0_PAUSE_DURATION + 6] = { .name = "rx_prio6_pause_duration" },
+	[SROCE_CNT_RX_PRIO0_PAUSE_DURATION + 7] = { .name = "rx_prio7_pause_duration" },
 };
 
 void sroce_stats_add(struct sroce_dev *sdev, enum sroce_counter c, u64 n)
@@ -218,8 +265,10 @@ static int sroce_get_hw_stats(struct ib_device *ib_dev,
 	struct sroce_dev *sdev = to_sdev(ib_dev);
 	int i;
 
-	for (i = 0; i < SROCE_NUM_COUNTERS; i++)
+	for (i = 0; i < SROCE_CNT_RX_PRIO0_PAUSE; i++)
 		stats->value[i] = sroce_stats_read(sdev, i);
+	sroce_tx_pfc_stats(sdev, &stats->value[SROCE_CNT_RX_PRIO0_PAUSE],
+			   &stats->value[SROCE_CNT_RX_PRIO0_PAUSE_DURATION]);
 	return SROCE_NUM_COUNTERS;
 }
 
@@ -245,6 +294,7 @@ static void sroce_dealloc_driver(struct ib_device *ib_dev)
 
 	sroce_link_detach(sdev);
 	sroce_tx_fini(sdev);
+	sroce_qos_fini(sdev);
 	sroce_mcast_fini(sdev);
 	sroce_pool_fini(sdev);
 	WARN_ON_ONCE(!xa_empty(&sdev->qps));
@@ -272,6 +322,7 @@ static const struct ib_device_ops sroce_dev_ops = {
 	.get_netdev = sroce_get_netdev,
 	.alloc_hw_port_stats = sroce_alloc_hw_port_stats,
 	.get_hw_stats = sroce_get_hw_stats,
+	.port_groups = sroce_qos_port_groups,
 };
 
 struct sroce_dev *sroce_dev_create(struct net_device *ndev)
@@ -297,7 +348,9 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	sroce_pool_init(sdev);
 	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
 	sroce_mcast_init(sdev);
-	if (sroce_tx_init(sdev)) {
+	BUILD_BUG_ON(SROCE_STATS_NUM_PRIO != SROCE_NUM_PRIO);
+	if (sroce_qos_init(sdev) || sroce_tx_init(sdev)) {
+		sroce_qos_fini(sdev);
 		netdev_put(ndev, &sdev->ndev_tracker);
 		free_percpu(sdev->stats);
 		ib_dealloc_device(&sdev->ib_dev);

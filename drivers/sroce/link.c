@@ -105,7 +105,7 @@ void sroce_link_detach(struct sroce_dev *sdev)
 		 * notifier look devices up under RCU, and the v1 hook runs
 		 * under it too.
 		 */
-		sroce_v1_hook_del(sdev);
+		sroce_l2_hooks_del(sdev);
 		sdev->listed = false;
 	}
 	if (sdev->net_ref) {
@@ -168,7 +168,8 @@ static int sroce_link_publish(struct sroce_dev *sdev)
 	list_add_tail_rcu(&sdev->list, &sroce_dev_list);
 	spin_unlock_bh(&sroce_dev_list_lock);
 	sdev->listed = true;
-	sroce_v1_hook_add(sdev);
+	WRITE_ONCE(sdev->speed_mbps, sroce_dev_link_speed(sdev->ndev));
+	sroce_l2_hooks_add(sdev);
 	sroce_dev_port_update(sdev);
 	rtnl_unlock();
 	return 0;
@@ -223,6 +224,16 @@ static int sroce_netdev_event(struct notifier_block *nb, unsigned long event,
 {
 	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
 	struct sroce_dev *sdev;
+	u32 speed = 0;
+
+	/* ethtool may sleep: ask it before the RCU section, if it is ours */
+	if (event == NETDEV_UP || event == NETDEV_CHANGE) {
+		rcu_read_lock();
+		sdev = sroce_dev_from_ndev_rcu(ndev);
+		rcu_read_unlock();
+		if (sdev)
+			speed = sroce_dev_link_speed(ndev);
+	}
 
 	rcu_read_lock();
 	sdev = sroce_dev_from_ndev_rcu(ndev);
@@ -242,8 +253,10 @@ static int sroce_netdev_event(struct notifier_block *nb, unsigned long event,
 		}
 		break;
 	case NETDEV_UP:
-	case NETDEV_DOWN:
 	case NETDEV_CHANGE:
+		WRITE_ONCE(sdev->speed_mbps, speed);
+		fallthrough;
+	case NETDEV_DOWN:
 		sroce_dev_port_update(sdev);
 		break;
 	default:

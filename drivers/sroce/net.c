@@ -6,13 +6,17 @@
  * links in different namespaces, or rdma_rxe in another namespace, do not
  * collide.  RoCEv1 arrives through a packet_type bound to the link's netdev.
  */
+#include <linux/etherdevice.h>
 #include <linux/if_ether.h>
 #include <linux/if_vlan.h>
+#include <linux/unaligned.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/udp_tunnel.h>
 #include <rdma/ib_verbs.h>
 
+#include <sroce/pfc.h>
+#include <sroce/qp.h>
 #include <sroce/sroce.h>
 #include <sroce/wire.h>
 
@@ -79,18 +83,71 @@ static int sroce_v1_recv(struct sk_buff *skb, struct net_device *ndev,
 	return NET_RX_SUCCESS;
 }
 
-void sroce_v1_hook_add(struct sroce_dev *sdev)
+/* The PFC frame's destination, IEEE 802.1Q table 8-1; or the port's own */
+static bool sroce_pfc_for_us(const u8 *da, const struct net_device *ndev)
 {
+	static const u8 pfc_da[ETH_ALEN] __aligned(2) = {
+		0x01, 0x80, 0xc2, 0x00, 0x00, 0x01
+	};
+
+	return ether_addr_equal(da, pfc_da) ||
+	       ether_addr_equal(da, ndev->dev_addr);
+}
+
+/*
+ * MAC Control frames.  Other taps may hold the same skb: only read it.  An
+ * 802.3x PAUSE is not ours to act on; anything else short or unknown is
+ * counted.
+ */
+static int sroce_pfc_recv(struct sk_buff *skb, struct net_device *ndev,
+			  struct packet_type *pt, struct net_device *orig_dev)
+{
+	struct sroce_dev *sdev = container_of(pt, struct sroce_dev, pfc_pt);
+	u8 buf[SROCE_PFC_LEN];
+	struct sroce_pfc_frame f;
+	const u8 *d;
+	int ret;
+
+	if (!skb_mac_header_was_set(skb) ||
+	    !sroce_pfc_for_us(eth_hdr(skb)->h_dest, ndev))
+		goto out;
+	d = skb_header_pointer(skb, 0, sizeof(buf), buf);
+	ret = d ? sroce_pfc_parse(d, sizeof(buf), &f) : -EINVAL;
+	if (!ret)
+		sroce_tx_pfc_rx(sdev, &f);
+	else if (ret == -EINVAL || get_unaligned_be16(d) != SROCE_PAUSE_OPCODE)
+		sroce_stats_inc(sdev, SROCE_CNT_RX_PFC_MALFORMED);
+out:
+	kfree_skb(skb);
+	return NET_RX_SUCCESS;
+}
+
+/*
+ * The RoCEv1 receive hook, and the PFC one: on the link's netdev, or for
+ * a VLAN device on the device below, where the untagged MAC Control
+ * frames arrive.
+ */
+void sroce_l2_hooks_add(struct sroce_dev *sdev)
+{
+	struct net_device *ndev = sdev->ndev;
+
 	sdev->v1_pt.type = htons(ETH_P_IBOE);
-	sdev->v1_pt.dev = sdev->ndev;
+	sdev->v1_pt.dev = ndev;
 	sdev->v1_pt.func = sroce_v1_recv;
 	dev_add_pack(&sdev->v1_pt);
+
+	sdev->pfc_pt.type = htons(SROCE_ETH_P_PAUSE);
+	sdev->pfc_pt.dev = is_vlan_dev(ndev) ? vlan_dev_real_dev(ndev) : ndev;
+	sdev->pfc_pt.func = sroce_pfc_recv;
+	dev_add_pack(&sdev->pfc_pt);
 }
 
 /* Returns after an RCU grace period: no receive path sees @sdev then. */
-void sroce_v1_hook_del(struct sroce_dev *sdev)
+void sroce_l2_hooks_del(struct sroce_dev *sdev)
 {
-	dev_remove_pack(&sdev->v1_pt);
+	__dev_remove_pack(&sdev->pfc_pt);
+	__dev_remove_pack(&sdev->v1_pt);
+	synchronize_net();
 }
 
 static struct socket *sroce_udp_open(struct net *net, bool ipv6)

@@ -1324,7 +1324,6 @@ static void sroce_qp_store_attr(struct sroce_qp *qp,
 		/* ib_core holds that reference, not us: never hand it out */
 		a->ah_attr.grh.sgid_attr = NULL;
 		qp->av = *av;
-		qp->prio = sroce_av_prio(av);
 	}
 	if (mask & IB_QP_PATH_MTU) {
 		a->path_mtu = attr->path_mtu;

@@ -633,15 +633,6 @@ static const struct sroce_av *req_dest(const struct sroce_qp *qp,
 	return av;
 }
 
-/*
- * The priority to send at: the QP's, from its path's SL; a UD QP has no
- * path, the SL of each WQE's AH counts.
- */
-static u8 req_prio(const struct sroce_qp *qp, const struct sroce_av *av)
-{
-	return sroce_qp_is_ud(qp) ? sroce_av_prio(av) : qp->prio;
-}
-
 /* The packet is built: move the requester past it */
 static void req_commit(struct sroce_qp *qp, struct sroce_swqe *wqe,
 		       const struct req_pkt *p, struct req_run *run)
@@ -725,7 +716,7 @@ static enum req_step req_send_packet(struct sroce_qp *qp,
 	 * is a loss RC recovers from.
 	 */
 	WRITE_ONCE(qp->req.tx_blocked, true);
-	ret = sroce_tx_send(qp->sdev, skb, req_prio(qp, av), &qp->req.waiter);
+	ret = sroce_tx_send(qp->sdev, skb, &qp->req.waiter);
 	if (ret <= 0)
 		WRITE_ONCE(qp->req.tx_blocked, false);
 	if (p.ackreq)

@@ -2,17 +2,21 @@
 /*
  * Transmit: packet buffers and the per-priority transmit queues.
  *
- * sroce_tx_alloc() builds the link and network headers of a packet in one
- * linear skb and leaves the transport part to the caller.  sroce_tx_send()
- * finishes it (ICRC, UDP checksum, priority, PCP) and appends it to one of
- * eight FIFOs, one per priority, shared by every QP of the device.
+ * sroce_tx_alloc() classifies a packet (qos.h: its priority and traffic
+ * class), builds its link and network headers in one linear skb and leaves
+ * the transport part to the caller.  sroce_tx_send() finishes it (ICRC, UDP
+ * checksum, PCP) and appends it to one of eight FIFOs, one per priority,
+ * shared by every QP of the device.
  *
  * One context at a time (tx->draining) moves packets from the FIFOs to the
  * netdev.  The txsched policy chooses the priority; a priority whose next
- * packet would land on a stopped netdev queue (a PFC pause, a full ring, a
- * BQL limit) is skipped and its packet kept, so it never piles up in the
- * qdisc where it would be dropped, and the other priorities go on.  Such
- * priorities are retried by an hrtimer, and by every later send.
+ * packet would land on a stopped netdev queue (a PFC pause the NIC acts
+ * on, a full ring, a BQL limit) is skipped and its packet kept, so it
+ * never piles up in the qdisc where it would be dropped, and the other
+ * priorities go on.  Such priorities are retried by an hrtimer, and by
+ * every later send.  So is a priority that a PFC frame received by sroce
+ * itself paused (pfc.h: links whose netdev does not act on them), until
+ * its pause ends or an XON frame arrives.
  *
  * The FIFOs push back: above SROCE_TX_HIGH_WM packets a sender is told to
  * stop and its waiter is armed; it is woken once the FIFO is down to
@@ -44,6 +48,8 @@
 
 #include <sroce/frame.h>
 #include <sroce/loopback.h>
+#include <sroce/pfc.h>
+#include <sroce/qos.h>
 #include <sroce/qp.h>
 #include <sroce/sroce.h>
 #include <sroce/txsched.h>
@@ -80,6 +86,9 @@ struct sroce_tx_prio {
  * @lock: protects everything below but @ip_id and @waking*
  * @prio: the eight queues
  * @sched: which priority sends next
+ * @pfc: the pause clock of the priorities PFC frames paused
+ * @held_stopped: the last pick held a priority back for a stopped netdev
+ *	queue, which nothing tells us about when it restarts
  * @draining: a context is moving packets to the netdev
  * @dead: sroce_tx_fini() has begun: nothing is queued or rearmed
  * @retry_ns: current delay of @retry_timer
@@ -95,6 +104,8 @@ struct sroce_tx {
 	spinlock_t lock;	/* see @lock above */
 	struct sroce_tx_prio prio[SROCE_NUM_PRIO];
 	struct sroce_txsched sched;
+	struct sroce_pfc_state pfc;
+	bool held_stopped;
 	bool draining;
 	bool dead;
 	u64 retry_ns;
@@ -137,7 +148,7 @@ static u8 sroce_tx_hop_limit(const struct sroce_av *av, enum sroce_net_type t)
 }
 
 static void sroce_tx_net_params(struct sroce_tx *tx, const struct sroce_av *av,
-				enum sroce_net_type t, u16 sport,
+				enum sroce_net_type t, u16 sport, u8 tclass,
 				struct sroce_net_params *np)
 {
 	np->type = t;
@@ -147,7 +158,7 @@ static void sroce_tx_net_params(struct sroce_tx *tx, const struct sroce_av *av,
 	np->flow_label = av->flow_label;
 	np->ip_id = (u16)atomic_inc_return(&tx->ip_id);
 	np->sport = sport;
-	np->tclass = av->traffic_class;
+	np->tclass = tclass;
 	np->hop_limit = sroce_tx_hop_limit(av, t);
 }
 
@@ -164,18 +175,23 @@ static void sroce_tx_eth_hdr(struct sk_buff *skb, const struct sroce_av *av,
 }
 
 /*
- * Tag frames of a VLAN GID.  The PCP is filled in at send time.  A link
- * made on the VLAN device itself gets its tag from that device.
+ * Tag frames of a VLAN GID, and priority-tag (VLAN ID 0) those of a PFC
+ * priority that would otherwise leave untagged.  The PCP is filled in at
+ * send time.  A link made on a VLAN device gets its tag from that device,
+ * whose egress map turns skb->priority into the PCP.
  */
-static void sroce_tx_vlan(struct sk_buff *skb, const struct sroce_av *av)
+static void sroce_tx_vlan(struct sk_buff *skb, const struct sroce_av *av,
+			  bool prio_tag)
 {
 	struct net_device *ndev = skb->dev;
 
-	if (av->vlan_id >= VLAN_N_VID)
+	if (is_vlan_dev(ndev) &&
+	    (av->vlan_id >= VLAN_N_VID || vlan_dev_vlan_id(ndev) == av->vlan_id))
 		return;
-	if (is_vlan_dev(ndev) && vlan_dev_vlan_id(ndev) == av->vlan_id)
-		return;
-	__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), av->vlan_id);
+	if (av->vlan_id < VLAN_N_VID)
+		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), av->vlan_id);
+	else if (prio_tag)
+		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), 0);
 }
 
 /*
@@ -203,8 +219,10 @@ static void sroce_tx_steer(struct sk_buff *skb, const struct sroce_av *av,
  * @tp_len: bytes of the transport part, BTH through pad
  * @bth: set to the transport part
  *
- * Builds the Ethernet header (tagged for a VLAN GID) and the GRH or the
- * IP and UDP headers for a transport part of @tp_len bytes plus the ICRC.
+ * Classifies the packet by the device's QoS configuration (skb->priority
+ * is its priority), builds the Ethernet header (tagged for a VLAN GID or
+ * a PFC priority) and the GRH or the IP and UDP headers for a transport
+ * part of @tp_len bytes plus the ICRC.
  * The caller fills all @tp_len bytes at *@bth; sroce_tx_send() adds the
  * ICRC after them.  Any context.
  *
@@ -217,6 +235,7 @@ struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
 {
 	struct net_device *ndev = sdev->ndev;
 	struct sroce_net_params np;
+	struct sroce_qos_class qc;
 	enum sroce_net_type t;
 	unsigned int hroom, nhl;
 	struct sk_buff *skb;
@@ -239,7 +258,9 @@ struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
 
 	skb_reset_network_header(skb);
 	skb_put(skb, nhl + tp_len + SROCE_ICRC_LEN);
-	sroce_tx_net_params(sdev->tx, av, t, sport, &np);
+	sroce_qos_classify_rcu(sdev, t, av->sl, av->traffic_class, &qc);
+	skb->priority = qc.prio;
+	sroce_tx_net_params(sdev->tx, av, t, sport, qc.tclass, &np);
 	ret = sroce_net_hdr_build(skb->data, &np, tp_len + SROCE_ICRC_LEN);
 	if (ret < 0) {
 		kfree_skb(skb);
@@ -252,7 +273,7 @@ struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
 
 	sroce_tx_eth_hdr(skb, av, proto);
 	skb_reset_mac_len(skb);
-	sroce_tx_vlan(skb, av);
+	sroce_tx_vlan(skb, av, qc.prio_tag);
 	sroce_tx_steer(skb, av, sport);
 	return skb;
 }
@@ -292,7 +313,7 @@ static void sroce_tx_udp6_csum(struct sk_buff *skb)
 	skb->ip_summed = CHECKSUM_NONE;
 }
 
-/* ICRC, UDP checksum, priority and PCP of a packet of sroce_tx_alloc() */
+/* ICRC, UDP checksum and PCP of a packet of sroce_tx_alloc() */
 static int sroce_tx_finish(struct sk_buff *skb, u8 prio)
 {
 	enum sroce_net_type t;
@@ -309,7 +330,6 @@ static int sroce_tx_finish(struct sk_buff *skb, u8 prio)
 	if (t == SROCE_NET_ROCE_V2_IPV6)
 		sroce_tx_udp6_csum(skb);
 
-	skb->priority = prio;
 	if (skb_vlan_tag_present(skb))
 		__vlan_hwaccel_put_tag(skb, skb->vlan_proto,
 				       skb_vlan_tag_get_id(skb) |
@@ -403,11 +423,14 @@ static void sroce_tx_defer(struct sroce_tx *tx, struct sroce_tx_prio *q)
 static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake)
 {
 	u32 head_len[SROCE_NUM_PRIO] = {};
-	u8 ready = 0, paused = 0;
+	u8 ready = 0, paused = 0, pfc = 0;
 	struct sroce_tx_prio *q;
 	struct sk_buff *skb;
 	int p;
 
+	if (sroce_pfc_next_end(&tx->pfc))
+		pfc = sroce_pfc_paused(&tx->pfc, ktime_get_ns());
+	tx->held_stopped = false;
 	rcu_read_lock();
 	for (p = 0; p < SROCE_NUM_PRIO; p++) {
 		q = &tx->prio[p];
@@ -416,8 +439,12 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake)
 			continue;
 		ready |= BIT(p);
 		head_len[p] = skb->len;
-		if (sroce_tx_txq_stopped(tx->sdev->ndev, skb)) {
+		if (pfc & BIT(p)) {
 			paused |= BIT(p);
+			sroce_tx_defer(tx, q);
+		} else if (sroce_tx_txq_stopped(tx->sdev->ndev, skb)) {
+			paused |= BIT(p);
+			tx->held_stopped = true;
 			sroce_tx_defer(tx, q);
 		}
 	}
@@ -442,6 +469,7 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake)
  */
 static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb)
 {
+	u8 prio = skb->priority & (SROCE_NUM_PRIO - 1);
 	unsigned int len = skb->len;
 	int rc;
 
@@ -467,6 +495,8 @@ static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb)
 sent:
 	sroce_stats_inc(tx->sdev, SROCE_CNT_TX_PACKETS);
 	sroce_stats_add(tx->sdev, SROCE_CNT_TX_BYTES, len);
+	sroce_stats_inc(tx->sdev, SROCE_CNT_TX_PRIO0_PACKETS + prio);
+	sroce_stats_add(tx->sdev, SROCE_CNT_TX_PRIO0_BYTES + prio, len);
 }
 
 /* Under tx->lock: free every queued packet; true if waiters are to wake */
@@ -502,6 +532,29 @@ static bool sroce_tx_pending(const struct sroce_tx *tx)
 }
 
 /*
+ * Under tx->lock: retry after tx->retry_ns while a stopped netdev queue
+ * holds a priority back, else when the first PFC pause ends.  A timer
+ * already set to fire as early stays.
+ */
+static void sroce_tx_arm_retry(struct sroce_tx *tx)
+{
+	u64 now = ktime_get_ns(), at = now + tx->retry_ns;
+	u64 slack = tx->retry_ns / 4, end;
+
+	end = sroce_pfc_next_end(&tx->pfc);
+	if (!tx->held_stopped && end) {
+		/* a pause is timed: end it on time */
+		at = max(end, now);
+		slack = SROCE_TX_RETRY_MIN_NS / 4;
+	}
+	if (hrtimer_is_queued(&tx->retry_timer) &&
+	    ktime_to_ns(hrtimer_get_softexpires(&tx->retry_timer)) <= at)
+		return;
+	hrtimer_start_range_ns(&tx->retry_timer, ns_to_ktime(at), slack,
+			       HRTIMER_MODE_ABS_SOFT);
+}
+
+/*
  * Under tx->lock, at the end of a drain pass that sent @sent packets:
  * leave what is left to tx->work (budget spent, waiters to wake) or to the
  * retry timer (everything left is held back).
@@ -520,9 +573,8 @@ static void sroce_tx_reschedule(struct sroce_tx *tx, enum sroce_tx_ctx ctx,
 	else if (ctx == SROCE_TX_CTX_TIMER)
 		tx->retry_ns = min_t(u64, tx->retry_ns * 2,
 				     SROCE_TX_RETRY_MAX_NS);
-	if (sroce_tx_pending(tx) && !hrtimer_is_queued(&tx->retry_timer))
-		hrtimer_start_range_ns(&tx->retry_timer, ns_to_ktime(tx->retry_ns),
-				       tx->retry_ns / 4, HRTIMER_MODE_REL_SOFT);
+	if (sroce_tx_pending(tx))
+		sroce_tx_arm_retry(tx);
 }
 
 /*
@@ -621,11 +673,10 @@ static enum hrtimer_restart sroce_tx_retry(struct hrtimer *timer)
  * sroce_tx_send() - finish a packet and queue it for transmission
  * @sdev: the device
  * @skb: a packet of sroce_tx_alloc(), transport part filled in
- * @prio: its priority (skb->priority, PCP); only the low three bits count,
- *	so an IB SL can be passed as is
  * @w: how to wake the caller when it is told to stop, or NULL
  *
- * Adds the ICRC and the checksums, queues @skb on its priority and
+ * Adds the ICRC and the checksums, queues @skb on its priority (the
+ * skb->priority sroce_tx_alloc() chose) and
  * transmits what may be transmitted.  Context: process or softirq, QP
  * locks may be held (@w is never woken from here).
  *
@@ -636,14 +687,14 @@ static enum hrtimer_restart sroce_tx_retry(struct hrtimer *timer)
  * device is going away, -ENETDOWN when the netdev is down, -EINVAL for an
  * skb sroce_tx_alloc() did not make; @skb is consumed in every case.
  */
-int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb, u8 prio,
+int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb,
 		  struct sroce_tx_waiter *w)
 {
+	u8 prio = skb->priority & (SROCE_NUM_PRIO - 1);
 	struct sroce_tx *tx = sdev->tx;
 	bool drop;
 	int ret;
 
-	prio &= SROCE_NUM_PRIO - 1;
 	if (!tx) {
 		ret = -ENODEV;
 		goto free;
@@ -712,9 +763,61 @@ void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w)
 	local_bh_enable();
 }
 
+/*
+ * Only the priorities PFC is enabled for honour pause frames (IEEE 802.1Q
+ * 36.1.1); for the others a frame is ignored, and not counted.
+ */
+void sroce_tx_pfc_rx(struct sroce_dev *sdev, const struct sroce_pfc_frame *f)
+{
+	struct sroce_tx *tx = sdev->tx;
+	struct sroce_pfc_frame mine = *f;
+
+	if (!tx)
+		return;
+	rcu_read_lock();
+	mine.enable &= rcu_dereference(sdev->qos)->pfc_en;
+	rcu_read_unlock();
+	if (!mine.enable)
+		return;
+	spin_lock_bh(&tx->lock);
+	sroce_pfc_rx(&tx->pfc, &mine, READ_ONCE(sdev->speed_mbps),
+		     ktime_get_ns());
+	spin_unlock_bh(&tx->lock);
+	/* an XON, or a shorter pause: what may go, goes now */
+	sroce_tx_drain(tx, SROCE_TX_CTX_SEND);
+}
+
+void sroce_tx_pfc_stats(struct sroce_dev *sdev, u64 frames[SROCE_NUM_PRIO],
+			u64 duration_us[SROCE_NUM_PRIO])
+{
+	struct sroce_tx *tx = sdev->tx;
+	u64 now = ktime_get_ns();
+	int p;
+
+	spin_lock_bh(&tx->lock);
+	for (p = 0; p < SROCE_NUM_PRIO; p++) {
+		frames[p] = tx->pfc.frames[p];
+		duration_us[p] = div_u64(sroce_pfc_duration_ns(&tx->pfc, p, now),
+					 NSEC_PER_USEC);
+	}
+	spin_unlock_bh(&tx->lock);
+}
+
+int sroce_tx_set_ets(struct sroce_dev *sdev, const u8 tsa[SROCE_NUM_PRIO],
+		     const u8 weight[SROCE_NUM_PRIO])
+{
+	struct sroce_tx *tx = sdev->tx;
+	int ret;
+
+	spin_lock_bh(&tx->lock);
+	ret = sroce_txsched_set(&tx->sched, tsa, weight);
+	spin_unlock_bh(&tx->lock);
+	return ret;
+}
+
 /**
  * sroce_tx_init() - set up the transmit queues of a device
- * @sdev: the device, its netdev set
+ * @sdev: the device, its netdev and QoS configuration set
  *
  * Context: process.
  *
@@ -722,6 +825,7 @@ void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w)
  */
 int sroce_tx_init(struct sroce_dev *sdev)
 {
+	const struct sroce_qos_cfg *qos;
 	struct sroce_tx *tx;
 	int p;
 
@@ -746,6 +850,8 @@ int sroce_tx_init(struct sroce_dev *sdev)
 		INIT_LIST_HEAD(&tx->prio[p].waiters);
 	}
 	sroce_txsched_init(&tx->sched);
+	qos = rcu_dereference_protected(sdev->qos, true);
+	sroce_txsched_set(&tx->sched, qos->tsa, qos->weight);
 	tx->retry_ns = SROCE_TX_RETRY_MIN_NS;
 	hrtimer_init(&tx->retry_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	tx->retry_timer.function = sroce_tx_retry;

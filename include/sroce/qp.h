@@ -50,6 +50,7 @@
 
 #include <sroce/hdr.h>
 #include <sroce/queue.h>
+#include <sroce/txsched.h>
 #include <sroce/verbs.h>
 
 struct sk_buff;
@@ -419,8 +420,6 @@ struct sroce_resp {
  * @av: primary path (RC/UC), valid once modify_qp set IB_QP_AV
  * @sport: UDP source port for RoCEv2 (rdma_get_udp_sport of the flow
  *	label or of the QPNs)
- * @prio: transmit priority (skb->priority, PCP) from the path's SL; UD
- *	sends at the SL of each WQE's AH instead
  * @sq_lock: see the locking rules
  * @sq: user ring of struct rxe_send_wqe (user QPs only)
  * @swqe: kernel copies, one per SQ slot, @swqe_stride bytes apart
@@ -472,7 +471,6 @@ struct sroce_qp {
 	u32 mtu;
 	struct sroce_av av;
 	u16 sport;
-	u8 prio;
 
 	spinlock_t sq_lock;	/* see the locking rules */
 	struct sroce_queue sq;
@@ -735,16 +733,25 @@ struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
 			       const struct sroce_av *av, u16 sport,
 			       unsigned int tp_len, void **bth);
 /*
- * Finish @skb (ICRC, checksums, priority) and queue it on priority @prio.
- * Returns 0 when queued; 1 when queued but the priority's queue is above
+ * Finish @skb (ICRC, checksums, PCP) and queue it on its priority, which
+ * sroce_tx_alloc() chose.  Returns 0 when queued; 1 when queued but the priority's queue is above
  * its high watermark: @w (if not NULL) is then armed and woken once there
  * is room, and the caller should stop building packets.  Returns a
  * negative errno when the packet was dropped (device gone or down); the
  * skb is consumed in every case.
  */
-int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb, u8 prio,
+int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb,
 		  struct sroce_tx_waiter *w);
 /* Take @w off its wait list, if it is on one (destroy, error) */
 void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w);
+struct sroce_pfc_frame;
+/* A PFC frame arrived for the link (softirq) */
+void sroce_tx_pfc_rx(struct sroce_dev *sdev, const struct sroce_pfc_frame *f);
+/* Per priority: pause frames received, and microseconds spent paused */
+void sroce_tx_pfc_stats(struct sroce_dev *sdev, u64 frames[SROCE_NUM_PRIO],
+			u64 duration_us[SROCE_NUM_PRIO]);
+/* New ETS shares (qos.h); -EINVAL leaves the old ones.  Process context. */
+int sroce_tx_set_ets(struct sroce_dev *sdev, const u8 tsa[SROCE_NUM_PRIO],
+		     const u8 weight[SROCE_NUM_PRIO]);
 
 #endif /* SROCE_QP_H */

@@ -40,6 +40,7 @@
 #define SROCE_MCAST_QPN		0xffffff	/* BTH DestQP of multicast */
 
 struct sroce_net;
+struct sroce_qos_cfg;
 struct sroce_tx;
 
 /**
@@ -82,6 +83,8 @@ struct sroce_dev {
 	struct list_head list;
 	struct list_head all_entry;
 	struct packet_type v1_pt;
+	struct packet_type pfc_pt;
+	u32 speed_mbps;			/* the netdev's, 0 if unknown */
 	enum ib_port_state port_state;
 	struct sroce_stats __percpu *stats;
 	bool listed;
@@ -102,6 +105,9 @@ struct sroce_dev {
 
 	struct sroce_tx *tx;
 	struct sroce_lo *lo;
+	/* QoS configuration, see include/sroce/qos.h */
+	struct sroce_qos_cfg __rcu *qos;
+	struct mutex qos_lock;		/* serialises writers of @qos */
 
 	DECLARE_HASHTABLE(mcgs, 6);
 	struct mutex mcast_lock;	/* see above */
@@ -127,14 +133,15 @@ void sroce_link_detach(struct sroce_dev *sdev);
 struct sroce_dev *sroce_dev_create(struct net_device *ndev);
 int sroce_dev_register(struct sroce_dev *sdev, const char *name);
 void sroce_dev_port_update(struct sroce_dev *sdev);
+u32 sroce_dev_link_speed(struct net_device *ndev);
 
 /* net.c: per-netns RoCEv2 UDP socket and the RoCEv1 packet handler */
 int sroce_net_init(void);
 void sroce_net_exit(void);
 int sroce_net_get(struct net *net);
 void sroce_net_put(struct net *net);
-void sroce_v1_hook_add(struct sroce_dev *sdev);
-void sroce_v1_hook_del(struct sroce_dev *sdev);
+void sroce_l2_hooks_add(struct sroce_dev *sdev);
+void sroce_l2_hooks_del(struct sroce_dev *sdev);
 
 /* rx.c: validation of every received RoCE packet */
 void sroce_rx(struct sroce_dev *sdev, struct sk_buff *skb, int net_type);

@@ -8,6 +8,9 @@
 #include <linux/percpu.h>
 #include <linux/types.h>
 
+/* the priorities of the per-priority counters (SROCE_NUM_PRIO) */
+#define SROCE_STATS_NUM_PRIO	8
+
 enum sroce_counter {
 	SROCE_CNT_RX_PACKETS,
 	SROCE_CNT_RX_BYTES,
@@ -43,7 +46,14 @@ enum sroce_counter {
 	SROCE_CNT_RETRY_EXCEEDED,
 	SROCE_CNT_RNR_RETRY_EXCEEDED,
 	SROCE_CNT_QP_ERRORS,		/* QPs the transport moved to error */
-	SROCE_NUM_COUNTERS
+	SROCE_CNT_RX_PFC_MALFORMED,	/* MAC Control frames short or unknown */
+	/* what tx_packets and tx_bytes count, per priority 0..7 */
+	SROCE_CNT_TX_PRIO0_PACKETS,
+	SROCE_CNT_TX_PRIO0_BYTES = SROCE_CNT_TX_PRIO0_PACKETS + SROCE_STATS_NUM_PRIO,
+	/* from the PFC pause clock (pfc.h), not per-CPU counts */
+	SROCE_CNT_RX_PRIO0_PAUSE = SROCE_CNT_TX_PRIO0_BYTES + SROCE_STATS_NUM_PRIO,
+	SROCE_CNT_RX_PRIO0_PAUSE_DURATION = SROCE_CNT_RX_PRIO0_PAUSE + SROCE_STATS_NUM_PRIO,
+	SROCE_NUM_COUNTERS = SROCE_CNT_RX_PRIO0_PAUSE_DURATION + SROCE_STATS_NUM_PRIO
 };
 
 struct sroce_stats {

@@ -88,12 +88,6 @@ static inline enum rdma_network_type sroce_rdma_net_type(enum sroce_net_type t)
 	}
 }
 
-/* The transmit priority (skb->priority, VLAN PCP) of packets to @av */
-static inline u8 sroce_av_prio(const struct sroce_av *av)
-{
-	return av->sl & 7;
-}
-
 /**
  * struct sroce_ah - an address handle
  * @ibah: the ib_core object (first, ib_core allocates it)

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The QoS configuration of a device and its sysfs attributes, in
+ * /sys/class/infiniband/<dev>/ports/1/qos/: trust, pfc, ets, dscp2prio.
+ *
+ * ib_core asks new drivers for netlink rather than device sysfs files,
+ * but the rdma netlink family has no QoS command, and the port groups
+ * are where ib_core lets a driver put per-port attributes.  The names and
+ * forms follow what RoCE NIC users know from their vendor's QoS tool.
+ *
+ * Locking: sdev->qos is replaced whole under sdev->qos_lock (process
+ * context, may sleep) and read under RCU.  A write that is refused
+ * changes nothing.
+ */
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+#include <rdma/ib_sysfs.h>
+
+#include <sroce/qp.h>
+#include <sroce/qos.h>
+#include <sroce/sroce.h>
+
+/* Before sroce_tx_init(), which takes its ETS shares from here */
+int sroce_qos_init(struct sroce_dev *sdev)
+{
+	struct sroce_qos_cfg *c;
+
+	mutex_init(&sdev->qos_lock);
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	sroce_qos_cfg_default(c);
+	RCU_INIT_POINTER(sdev->qos, c);
+	return 0;
+}
+
+/* At dealloc, or when sroce_qos_init() failed: nothing sends any more */
+void sroce_qos_fini(struct sroce_dev *sdev)
+{
+	kfree(rcu_dereference_protected(sdev->qos, true));
+	RCU_INIT_POINTER(sdev->qos, NULL);
+	mutex_destroy(&sdev->qos_lock);
+}
+
+void sroce_qos_classify_rcu(struct sroce_dev *sdev, enum sroce_net_type t,
+			    u8 sl, u8 tclass, struct sroce_qos_class *out)
+{
+	rcu_read_lock();
+	sroce_qos_classify(rcu_dereference(sdev->qos), t, sl, tclass, out);
+	rcu_read_unlock();
+}
+
+static struct sroce_qos_cfg *sroce_qos_locked(struct sroce_dev *sdev)
+{
+	return rcu_dereference_protected(sdev->qos,
+					 lockdep_is_held(&sdev->qos_lock));
+}
+
+/* Under qos_lock: put @c in place of the current configuration */
+static void sroce_qos_replace(struct sroce_dev *sdev, struct sroce_qos_cfg *c)
+{
+	struct sroce_qos_cfg *old = sroce_qos_locked(sdev);
+
+	rcu_assign_pointer(sdev->qos, c);
+	kfree_rcu(old, rcu);
+}
+
+/*
+ * How every store works: copy the configuration, let @parse change the
+ * copy, and put it in place only if @parse accepted @buf.
+ */
+static ssize_t sroce_qos_store(struct ib_device *ibdev, const char *attr,
+			       const char *buf, size_t count,
+			       int (*parse)(struct sroce_dev *sdev,
+					    struct sroce_qos_cfg *c,
+					    const char *buf, const char **why))
+{
+	struct sroce_dev *sdev = to_sdev(ibdev);
+	const char *why = "refused";
+	struct sroce_qos_cfg *c;
+	int ret;
+
+	c = kmalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	mutex_lock(&sdev->qos_lock);
+	memcpy(c, sroce_qos_locked(sdev), sizeof(*c));
+	ret = parse(sdev, c, buf, &why);
+	if (!ret)
+		sroce_qos_replace(sdev, c);
+	mutex_unlock(&sdev->qos_lock);
+	if (ret) {
+		kfree(c);
+		ibdev_info_ratelimited(ibdev, "qos/%s: %s; nothing changed\n",
+				       attr, why);
+		return ret;
+	}
+	return count;
+}
+
+static ssize_t sroce_qos_show(struct ib_device *ibdev, char *buf,
+			      int (*fmt)(const struct sroce_qos_cfg *c,
+					 char *buf))
+{
+	struct sroce_dev *sdev = to_sdev(ibdev);
+	int n;
+
+	rcu_read_lock();
+	n = fmt(rcu_dereference(sdev->qos), buf);
+	rcu_read_unlock();
+	return n;
+}
+
+/* --- trust --------------------------------------------------------------- */
+
+static int trust_fmt(const struct sroce_qos_cfg *c, char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  c->trust == SROCE_TRUST_DSCP ? "dscp" : "pcp");
+}
+
+static int trust_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
+		       const char *buf, const char **why)
+{
+	return sroce_qos_parse_trust(buf, &c->trust, why);
+}
+
+static ssize_t trust_show(struct ib_device *ibdev, u32 port,
+			  struct ib_port_attribute *attr, char *buf)
+{
+	return sroce_qos_show(ibdev, buf, trust_fmt);
+}
+
+static ssize_t trust_store(struct ib_device *ibdev, u32 port,
+			   struct ib_port_attribute *attr, const char *buf,
+			   size_t count)
+{
+	return sroce_qos_store(ibdev, "trust", buf, count, trust_parse);
+}
+
+static IB_PORT_ATTR_RW(trust);
+
+/* --- pfc ----------------------------------------------------------------- */
+
+static int pfc_fmt(const struct sroce_qos_cfg *c, char *buf)
+{
+	int p, n = 0;
+
+	for (p = 0; p < SROCE_NUM_PRIO; p++)
+		n += sysfs_emit_at(buf, n, "%s%u", p ? "," : "",
+				   !!(c->pfc_en & BIT(p)));
+	return n + sysfs_emit_at(buf, n, "\n");
+}
+
+static int pfc_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
+		     const char *buf, const char **why)
+{
+	return sroce_qos_parse_pfc(buf, &c->pfc_en, why);
+}
+
+static ssize_t pfc_show(struct ib_device *ibdev, u32 port,
+			struct ib_port_attribute *attr, char *buf)
+{
+	return sroce_qos_show(ibdev, buf, pfc_fmt);
+}
+
+static ssize_t pfc_store(struct ib_device *ibdev, u32 port,
+			 struct ib_port_attribute *attr, const char *buf,
+			 size_t count)
+{
+	return sroce_qos_store(ibdev, "pfc", buf, count, pfc_parse);
+}
+
+static IB_PORT_ATTR_RW(pfc);
+
+/* --- ets ----------------------------------------------------------------- */
+
+static int ets_fmt(const struct sroce_qos_cfg *c, char *buf)
+{
+	return sroce_qos_format_ets(c->tsa, c->weight, buf, PAGE_SIZE);
+}
+
+/* The scheduler takes the new shares before the configuration shows them */
+static int ets_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
+		     const char *buf, const char **why)
+{
+	int ret;
+
+	ret = sroce_qos_parse_ets(buf, c->tsa, c->weight, why);
+	if (ret)
+		return ret;
+	ret = sroce_tx_set_ets(sdev, c->tsa, c->weight);
+	if (ret)
+		*why = "the transmit scheduler refused it";
+	return ret;
+}
+
+static ssize_t ets_show(struct ib_device *ibdev, u32 port,
+			struct ib_port_attribute *attr, char *buf)
+{
+	return sroce_qos_show(ibdev, buf, ets_fmt);
+}
+
+static ssize_t ets_store(struct ib_device *ibdev, u32 port,
+			 struct ib_port_attribute *attr, const char *buf,
+			 size_t count)
+{
+	return sroce_qos_store(ibdev, "ets", buf, count, ets_parse);
+}
+
+static IB_PORT_ATTR_RW(ets);
+
+/* --- dscp2prio ----------------------------------------------------------- */
+
+/* The priority of each DSCP, DSCP 0 first */
+static int dscp2prio_fmt(const struct sroce_qos_cfg *c, char *buf)
+{
+	int d, n = 0;
+
+	for (d = 0; d < SROCE_NUM_DSCP; d++)
+		n += sysfs_emit_at(buf, n, "%s%u", d ? "," : "",
+				   c->dscp2prio[d]);
+	return n + sysfs_emit_at(buf, n, "\n");
+}
+
+static int dscp2prio_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
+			   const char *buf, const char **why)
+{
+	u8 dscp, prio;
+	int ret;
+
+	ret = sroce_qos_parse_dscp2prio(buf, &dscp, &prio, why);
+	if (!ret)
+		c->dscp2prio[dscp] = prio;
+	return ret;
+}
+
+static ssize_t dscp2prio_show(struct ib_device *ibdev, u32 port,
+			      struct ib_port_attribute *attr, char *buf)
+{
+	return sroce_qos_show(ibdev, buf, dscp2prio_fmt);
+}
+
+static ssize_t dscp2prio_store(struct ib_device *ibdev, u32 port,
+			       struct ib_port_attribute *attr, const char *buf,
+			       size_t count)
+{
+	return sroce_qos_store(ibdev, "dscp2prio", buf, count,
+			       dscp2prio_parse);
+}
+
+static IB_PORT_ATTR_RW(dscp2prio);
+
+static struct attribute *sroce_qos_attrs[] = {
+	&ib_port_attr_trust.attr,
+	&ib_port_attr_pfc.attr,
+	&ib_port_attr_ets.attr,
+	&ib_port_attr_dscp2prio.attr,
+	NULL,
+};
+
+static const struct attribute_group sroce_qos_group = {
+	.name = "qos",
+	.attrs = sroce_qos_attrs,
+};
+
+const struct attribute_group *sroce_qos_port_groups[] = {
+	&sroce_qos_group,
+	NULL,
+};
