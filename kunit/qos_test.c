@@ -136,6 +136,8 @@ static void sroce_qos_parse_pfc_forms(struct kunit *test)
 
 static void sroce_qos_parse_ets_forms(struct kunit *test)
 {
+	static const char all_strict[] =
+		"strict,strict,strict,strict,strict,strict,strict,strict";
 	static const char * const bad[] = {
 		"",
 		"13,13,13,13,12,12,12,11",		/* 99 */
@@ -166,8 +168,7 @@ static void sroce_qos_parse_ets_forms(struct kunit *test)
 	sroce_qos_format_ets(tsa, w, out, sizeof(out));
 	KUNIT_EXPECT_STREQ(test, out, "strict,strict,20,20,20,20,10,10\n");
 	/* all strict: no shares to sum */
-	KUNIT_EXPECT_EQ(test, sroce_qos_parse_ets("strict,strict,strict,strict,strict,strict,strict,strict",
-						  tsa, w, &why), 0);
+	KUNIT_EXPECT_EQ(test, sroce_qos_parse_ets(all_strict, tsa, w, &why), 0);
 
 	KUNIT_ASSERT_EQ(test, sroce_qos_parse_ets("75,25,strict,strict,strict,strict,strict,strict",
 						  tsa0, w0, &why), 0);

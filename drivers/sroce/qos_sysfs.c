@@ -112,6 +112,26 @@ static ssize_t sroce_qos_show(struct ib_device *ibdev, char *buf,
 	return n;
 }
 
+/*
+ * The show and store methods of attribute @name, from its NAME_fmt() and
+ * NAME_parse() functions.
+ */
+#define SROCE_QOS_ATTR(name)						\
+static ssize_t name##_show(struct ib_device *ibdev, u32 port,		\
+			   struct ib_port_attribute *attr, char *buf)	\
+{									\
+	return sroce_qos_show(ibdev, buf, name##_fmt);			\
+}									\
+									\
+static ssize_t name##_store(struct ib_device *ibdev, u32 port,		\
+			    struct ib_port_attribute *attr,		\
+			    const char *buf, size_t count)		\
+{									\
+	return sroce_qos_store(ibdev, #name, buf, count, name##_parse);	\
+}									\
+									\
+static IB_PORT_ATTR_RW(name)
+
 /* --- trust --------------------------------------------------------------- */
 
 static int trust_fmt(const struct sroce_qos_cfg *c, char *buf)
@@ -126,20 +146,7 @@ static int trust_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
 	return sroce_qos_parse_trust(buf, &c->trust, why);
 }
 
-static ssize_t trust_show(struct ib_device *ibdev, u32 port,
-			  struct ib_port_attribute *attr, char *buf)
-{
-	return sroce_qos_show(ibdev, buf, trust_fmt);
-}
-
-static ssize_t trust_store(struct ib_device *ibdev, u32 port,
-			   struct ib_port_attribute *attr, const char *buf,
-			   size_t count)
-{
-	return sroce_qos_store(ibdev, "trust", buf, count, trust_parse);
-}
-
-static IB_PORT_ATTR_RW(trust);
+SROCE_QOS_ATTR(trust);
 
 /* --- pfc ----------------------------------------------------------------- */
 
@@ -159,20 +166,7 @@ static int pfc_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
 	return sroce_qos_parse_pfc(buf, &c->pfc_en, why);
 }
 
-static ssize_t pfc_show(struct ib_device *ibdev, u32 port,
-			struct ib_port_attribute *attr, char *buf)
-{
-	return sroce_qos_show(ibdev, buf, pfc_fmt);
-}
-
-static ssize_t pfc_store(struct ib_device *ibdev, u32 port,
-			 struct ib_port_attribute *attr, const char *buf,
-			 size_t count)
-{
-	return sroce_qos_store(ibdev, "pfc", buf, count, pfc_parse);
-}
-
-static IB_PORT_ATTR_RW(pfc);
+SROCE_QOS_ATTR(pfc);
 
 /* --- ets ----------------------------------------------------------------- */
 
@@ -196,20 +190,7 @@ static int ets_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
 	return ret;
 }
 
-static ssize_t ets_show(struct ib_device *ibdev, u32 port,
-			struct ib_port_attribute *attr, char *buf)
-{
-	return sroce_qos_show(ibdev, buf, ets_fmt);
-}
-
-static ssize_t ets_store(struct ib_device *ibdev, u32 port,
-			 struct ib_port_attribute *attr, const char *buf,
-			 size_t count)
-{
-	return sroce_qos_store(ibdev, "ets", buf, count, ets_parse);
-}
-
-static IB_PORT_ATTR_RW(ets);
+SROCE_QOS_ATTR(ets);
 
 /* --- dscp2prio ----------------------------------------------------------- */
 
@@ -236,21 +217,7 @@ static int dscp2prio_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
 	return ret;
 }
 
-static ssize_t dscp2prio_show(struct ib_device *ibdev, u32 port,
-			      struct ib_port_attribute *attr, char *buf)
-{
-	return sroce_qos_show(ibdev, buf, dscp2prio_fmt);
-}
-
-static ssize_t dscp2prio_store(struct ib_device *ibdev, u32 port,
-			       struct ib_port_attribute *attr, const char *buf,
-			       size_t count)
-{
-	return sroce_qos_store(ibdev, "dscp2prio", buf, count,
-			       dscp2prio_parse);
-}
-
-static IB_PORT_ATTR_RW(dscp2prio);
+SROCE_QOS_ATTR(dscp2prio);
 
 static struct attribute *sroce_qos_attrs[] = {
 	&ib_port_attr_trust.attr,

@@ -20,7 +20,6 @@
 #include <arpa/inet.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +30,7 @@
 #define FRAME_LEN 60
 
 static int fd;
-static uint8_t hdr[14];
+static unsigned char hdr[14];
 static long sent[8];
 
 static double now(clockid_t c)
@@ -42,7 +41,7 @@ static double now(clockid_t c)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void put16(uint8_t *p, unsigned int v)
+static void put16(unsigned char *p, unsigned int v)
 {
 	p[0] = v >> 8;
 	p[1] = v & 0xff;
@@ -52,7 +51,7 @@ static void put16(uint8_t *p, unsigned int v)
 static void send_frame(unsigned int opcode, int prio, unsigned int quanta,
 		       size_t len)
 {
-	uint8_t f[FRAME_LEN] = { 0 };
+	unsigned char f[FRAME_LEN] = { 0 };
 
 	memcpy(f, hdr, sizeof(hdr));
 	put16(f + 14, opcode);
@@ -82,7 +81,7 @@ static void sleep_ms(double ms)
 int main(int argc, char **argv)
 {
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
-	static const uint8_t da[6] = { 0x01, 0x80, 0xc2, 0, 0, 1 };
+	static const unsigned char da[6] = { 0x01, 0x80, 0xc2, 0, 0, 1 };
 	unsigned int m[6];
 	char path[128];
 	FILE *f;
