@@ -113,9 +113,12 @@ static int sroce_pfc_recv(struct sk_buff *skb, struct net_device *ndev,
 		goto out;
 	d = skb_header_pointer(skb, 0, sizeof(buf), buf);
 	ret = d ? sroce_pfc_parse(d, sizeof(buf), &f) : -EINVAL;
-	if (!ret)
+	if (!ret) {
 		sroce_tx_pfc_rx(sdev, &f);
-	else if (ret == -EINVAL || get_unaligned_be16(d) != SROCE_PAUSE_OPCODE)
+		consume_skb(skb);
+		return NET_RX_SUCCESS;
+	}
+	if (ret == -EINVAL || get_unaligned_be16(d) != SROCE_PAUSE_OPCODE)
 		sroce_stats_inc(sdev, SROCE_CNT_RX_PFC_MALFORMED);
 out:
 	kfree_skb(skb);

@@ -160,10 +160,21 @@ static int pfc_fmt(const struct sroce_qos_cfg *c, char *buf)
 	return n + sysfs_emit_at(buf, n, "\n");
 }
 
+/*
+ * A priority PFC is turned off for ignores pause frames from now on, its
+ * XON among them: end its pause.  Before the new configuration is in
+ * place, a frame may still pause it again; that pause ends on its time.
+ */
 static int pfc_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
 		     const char *buf, const char **why)
 {
-	return sroce_qos_parse_pfc(buf, &c->pfc_en, why);
+	u8 was = c->pfc_en;
+	int ret;
+
+	ret = sroce_qos_parse_pfc(buf, &c->pfc_en, why);
+	if (!ret && (was & ~c->pfc_en))
+		sroce_tx_pfc_off(sdev, was & ~c->pfc_en);
+	return ret;
 }
 
 SROCE_QOS_ATTR(pfc);

@@ -542,7 +542,7 @@ static void sroce_tx_arm_retry(struct sroce_tx *tx)
 	u64 slack = tx->retry_ns / 4, end;
 
 	end = sroce_pfc_next_end(&tx->pfc);
-	if (!tx->held_stopped && end) {
+	if (end && (!tx->held_stopped || end < at)) {
 		/* a pause is timed: end it on time */
 		at = max(end, now);
 		slack = SROCE_TX_RETRY_MIN_NS / 4;
@@ -787,14 +787,29 @@ void sroce_tx_pfc_rx(struct sroce_dev *sdev, const struct sroce_pfc_frame *f)
 	sroce_tx_drain(tx, SROCE_TX_CTX_SEND);
 }
 
+/* PFC was turned off for @prios: what their pause frames paused resumes */
+void sroce_tx_pfc_off(struct sroce_dev *sdev, u8 prios)
+{
+	struct sroce_pfc_frame xon = { .enable = prios };
+	struct sroce_tx *tx = sdev->tx;
+
+	spin_lock_bh(&tx->lock);
+	sroce_pfc_rx(&tx->pfc, &xon, READ_ONCE(sdev->speed_mbps),
+		     ktime_get_ns());
+	spin_unlock_bh(&tx->lock);
+	sroce_tx_drain(tx, SROCE_TX_CTX_SEND);
+}
+
 void sroce_tx_pfc_stats(struct sroce_dev *sdev, u64 frames[SROCE_NUM_PRIO],
 			u64 duration_us[SROCE_NUM_PRIO])
 {
 	struct sroce_tx *tx = sdev->tx;
-	u64 now = ktime_get_ns();
+	u64 now;
 	int p;
 
 	spin_lock_bh(&tx->lock);
+	/* not before the lock: a frame may start a pause in between */
+	now = ktime_get_ns();
 	for (p = 0; p < SROCE_NUM_PRIO; p++) {
 		frames[p] = tx->pfc.frames[p];
 		duration_us[p] = div_u64(sroce_pfc_duration_ns(&tx->pfc, p, now),

@@ -747,6 +747,8 @@ void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w);
 struct sroce_pfc_frame;
 /* A PFC frame arrived for the link (softirq) */
 void sroce_tx_pfc_rx(struct sroce_dev *sdev, const struct sroce_pfc_frame *f);
+/* PFC is off for @prios now: end their pauses.  Process context. */
+void sroce_tx_pfc_off(struct sroce_dev *sdev, u8 prios);
 /* Per priority: pause frames received, and microseconds spent paused */
 void sroce_tx_pfc_stats(struct sroce_dev *sdev, u64 frames[SROCE_NUM_PRIO],
 			u64 duration_us[SROCE_NUM_PRIO]);
