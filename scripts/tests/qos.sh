@@ -35,8 +35,8 @@ cases=(
 	"pcp-v2-ipv4-untagged v2-ipv4 pcp - 3 0x6a - 3"
 )
 # the rig; defaults 4, refusals 7, writes 4; per case two tools, three
-# classes of packet, the counters; the checker's self-test; PFC 13
-t_plan $((1 + 4 + 7 + 4 + ${#cases[@]} * 6 + 1 + 13))
+# classes of packet, the counters; the checker's self-test; PFC 15
+t_plan $((1 + 4 + 7 + 4 + ${#cases[@]} * 6 + 1 + 15))
 
 sroce_load
 t_check "two links on a veth pair" veth_links
@@ -252,8 +252,9 @@ pfc_counters() {
 		"$(counter sroce1 rx_pfc_malformed) $(counter sroce1 rx_prio3_pause_duration)"
 }
 read -r p3a p5a mala dura <<<"$(pfc_counters)"
+# captured where they leave, so that a frame's time is when sroce sent it
 cap=/tmp/qos.pfc.pcapng
-ip netns exec ns2 dumpcap -q -s 128 -i n2 -w "$cap" 2>/tmp/dumpcap.err &
+ip netns exec ns1 dumpcap -q -s 128 -i n1 -w "$cap" 2>/tmp/dumpcap.err &
 cap_pid=$!
 wait_for 10 test -s "$cap" || log "pfc: dumpcap: $(cat /tmp/dumpcap.err)"
 flows=()
@@ -303,12 +304,12 @@ tshark -r "$cap" -Y infiniband -T fields -E separator=/t -E occurrence=f \
 	>/tmp/qos.pfc.fields 2>/tmp/tshark.err || log "pfc: tshark: $(tail -n 3 /tmp/tshark.err)"
 # 65535 quanta of 512 bit times at the veth's 10 Gb/s
 pargs=(/tmp/qos.inject /tmp/qos.pfc.fields --src "$mac1" --prio 3 --other 0
-	--quanta-ns 3355392 --pauses 2 --duration-us "$((durb - dura))")
+	--quanta-ns 3355392 --phases 2 --duration-us "$((durb - dura))")
 $PAUSE "${pargs[@]}" >/tmp/qos.pause 2>&1
 t_program qos_pause /tmp/qos.pause $?
 $PAUSE "${pargs[@]}" --corrupt >/tmp/qos.pause.corrupt 2>&1
 verdicts=$(cut -d' ' -f1 /tmp/qos.pause.corrupt | tr '\n' ' ')
-[ "$verdicts" = "FAIL PASS FAIL PASS PASS " ] &&
+[ "$verdicts" = "FAIL PASS PASS FAIL PASS PASS PASS " ] &&
 	t_ok "qos_pause catches a pause that was not honoured" ||
 	t_fail "qos_pause catches a pause that was not honoured" \
 		"$(tr '\n' ' ' </tmp/qos.pause.corrupt)"
