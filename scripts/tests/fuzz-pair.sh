@@ -84,7 +84,8 @@ barrier built || fail "the peer did not build"
 victim=$!
 
 if [ "$SROCE_ROLE" = b ]; then
-	$FUZZ counters --dev "$DEV" --port "$cport" >/tmp/counters.log 2>&1 &
+	$FUZZ counters --dev "$DEV" --port "$cport" --ready "$S/counters.ready" \
+		>/tmp/counters.log 2>&1 &
 	counters=$!
 	# rdma_verify serves one client per run: a new server for each, until
 	# a says the bystander is done.
@@ -179,6 +180,7 @@ else
 		done
 	) &
 	bystander=$!
+	wait_for 120 test -e "$S/counters.ready" || log "guest b's counter server is not up"
 	t0=$SECONDS
 	timeout -k 5 300 $FUZZ fuzz --ifname eth0 --dmac "$(cat "$S/mac.b")" \
 		--src4 "$SROCE_MY_IP4" --dst4 "$SROCE_PEER_IP4" \

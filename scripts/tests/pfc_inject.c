@@ -13,9 +13,11 @@
  *   short          a PFC frame cut to 10 bytes after its EtherType
  *   badop          MAC Control opcode 0x0102, which no one defined
  *   pause          an 802.3x PAUSE frame (opcode 0x0001), not PFC
- * Prints "XOFF PRIO TIME" for each pause frame and "XON PRIO TIME" for each
- * resume (TIME: seconds since the epoch, the clock of packet captures),
- * then "SENT PRIO N" for each priority: the pause frames sent.
+ * Prints "XOFF PRIO T1 T2" for each pause frame and "XON PRIO T1 T2" for
+ * each resume, T1 and T2 read just before and just after the send (seconds
+ * since the epoch, the clock of packet captures): the receiver acted on
+ * the frame between the two, however long the guest was held up in
+ * between.  Then "SENT PRIO N" for each priority: the pause frames sent.
  */
 #include <arpa/inet.h>
 #include <linux/if_packet.h>
@@ -63,10 +65,18 @@ static void send_frame(unsigned int opcode, int prio, unsigned int quanta,
 	}
 }
 
+/* A PFC frame for @prio with @quanta, logged as @what */
+static void pfc_frame(const char *what, int prio, unsigned int quanta)
+{
+	double t1 = now(CLOCK_REALTIME);
+
+	send_frame(0x0101, prio, quanta, FRAME_LEN - 14);
+	printf("%s %d %.6f %.6f\n", what, prio, t1, now(CLOCK_REALTIME));
+}
+
 static void pause_frame(int prio)
 {
-	send_frame(0x0101, prio, 0xffff, FRAME_LEN - 14);
-	printf("XOFF %d %.6f\n", prio, now(CLOCK_REALTIME));
+	pfc_frame("XOFF", prio, 0xffff);
 	sent[prio]++;
 }
 
@@ -125,8 +135,7 @@ int main(int argc, char **argv)
 		} else if (sscanf(s, "once:%d", &p) == 1 && p >= 0 && p < 8) {
 			pause_frame(p);
 		} else if (sscanf(s, "xon:%d", &p) == 1 && p >= 0 && p < 8) {
-			send_frame(0x0101, p, 0, FRAME_LEN - 14);
-			printf("XON %d %.6f\n", p, now(CLOCK_REALTIME));
+			pfc_frame("XON", p, 0);
 		} else if (sscanf(s, "sleep:%d", &ms) == 1) {
 			sleep_ms(ms);
 		} else if (!strcmp(s, "short")) {

@@ -2,23 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 """Judge PFC pauses on the wire (scripts/tests/qos.sh).
 
-Reads pfc_inject's log (when each pause frame and XON left: "XOFF PRIO T",
-"XON PRIO T") and tshark's fields of a capture of the paused sender's
-frames, tab separated:
+Reads pfc_inject's log ("XOFF PRIO T1 T2", "XON PRIO T1 T2": the receiver
+acted on each frame at some time between T1 and T2) and tshark's fields of
+a capture of the paused sender's frames, tab separated:
   frame.time_epoch eth.src vlan.priority infiniband.bth.opcode
 
-From the log it works out when PRIO was paused: each pause frame holds it
-for QUANTA_NS from when it was sent, a newer one replaces the time left,
-an XON ends it.  Pause frames less than 50 ms apart make one phase; the
+From the log it works out when PRIO was surely paused: each pause frame
+holds it for QUANTA_NS from when it arrived, so surely from T2 to T1 plus
+QUANTA_NS; a newer one that surely arrived in time extends that, an XON
+ends it (surely paused until its T1, resumed by its T2).  Pause frames less than 50 ms apart make one phase; the
 log must hold --phases of them.  For each phase it prints PASS/FAIL lines:
-  - no frame of PRIO from --src left while PRIO was paused (after a
-    --margin-ms grace at the start of each pause, for frames already on
-    their way);
+  - no frame of PRIO from --src left while PRIO was paused, but for
+    --margin-ms at either edge of each pause: the frames reach the
+    receiver through its receive path, behind the data queued there, so
+    under load it sees each edge a little later than the log says;
   - PRIO resumed at the end of the phase within a fifth of its length;
   - frames of --other went on during the phase, no gap longer than a fifth
     of it.
 Then --duration-us, the device's count of the time PRIO was paused, must
-be the sum of the pauses within 20 %.  --corrupt adds a frame of PRIO
+lie between the sum of the sure pauses and that of the phases at their
+widest, with 20 % to spare.  --corrupt adds a frame of PRIO
 amid each pause, as if it had not been honoured: the self-test.
 """
 import argparse
@@ -26,29 +29,31 @@ import sys
 
 
 def pauses(log, prio, quanta_ns):
-    """The intervals [start, end] in seconds PRIO was paused."""
+    """The intervals [start, end, latest end, earliest start] in seconds:
+    when PRIO was surely paused, and the widest each pause may have been."""
     iv = []
+    q = quanta_ns / 1e9
     with open(log) as f:
         for line in f:
             w = line.split()
-            if len(w) != 3 or w[1] != str(prio):
+            if len(w) != 4 or w[1] != str(prio):
                 continue
-            t = float(w[2])
+            t1, t2 = float(w[2]), float(w[3])
             if w[0] == "XOFF":
-                if iv and t <= iv[-1][1]:
-                    iv[-1][1] = t + quanta_ns / 1e9
+                if iv and t2 <= iv[-1][1]:
+                    iv[-1][1:3] = [t1 + q, t2 + q]
                 else:
-                    iv.append([t, t + quanta_ns / 1e9])
-            elif w[0] == "XON" and iv and t <= iv[-1][1]:
-                iv[-1][1] = t
-    return iv
+                    iv.append([t2, t1 + q, t2 + q, t1])
+            elif w[0] == "XON" and iv and t2 <= iv[-1][1]:
+                iv[-1][1:3] = [t1, t2]
+    return [p for p in iv if p[1] > p[0]]
 
 
 def phases(iv, gap=0.05):
     """The pauses grouped into phases: lists of pauses less than @gap apart."""
     out = []
     for p in iv:
-        if out and p[0] - out[-1][-1][1] < gap:
+        if out and p[0] - out[-1][-1][2] < gap:
             out[-1].append(p)
         else:
             out.append([p])
@@ -72,11 +77,11 @@ def longest_gap(ts, s, e):
 
 
 def judge_phase(n, ph, ts, other, a):
-    s, e = ph[0][0], ph[-1][1]
+    s, e, latest = ph[0][0], ph[-1][1], ph[-1][2]
     length = e - s
     name = f"PFC phase {n}: priority {a.prio} paused {length * 1e3:.0f} ms"
-    inside = [t for p in ph for t in ts
-              if p[0] + a.margin_ms / 1e3 <= t < p[1]]
+    m = a.margin_ms / 1e3
+    inside = [t for p in ph for t in ts if p[0] + m <= t < p[1] - m]
     ok = True
     if inside:
         print(f"FAIL {name}: {len(inside)} of its frames left while paused, "
@@ -85,7 +90,7 @@ def judge_phase(n, ph, ts, other, a):
     else:
         print(f"PASS {name} in {len(ph)} pauses: none of its frames left")
     after = [t for t in ts if t >= e]
-    late = (after[0] - e) if after else None
+    late = max(0.0, after[0] - latest) if after else None
     name = f"PFC phase {n}: priority {a.prio} resumed at the end"
     if late is not None and late <= length / 5:
         print(f"PASS {name} (after {late * 1e3:.1f} ms)")
@@ -114,7 +119,7 @@ def main():
     ap.add_argument("--other", type=int, required=True)
     ap.add_argument("--quanta-ns", type=int, required=True)
     ap.add_argument("--phases", type=int, required=True)
-    ap.add_argument("--margin-ms", type=float, default=2.0)
+    ap.add_argument("--margin-ms", type=float, default=5.0)
     ap.add_argument("--duration-us", type=int, required=True)
     ap.add_argument("--corrupt", action="store_true")
     a = ap.parse_args()
@@ -122,7 +127,7 @@ def main():
     ts = times(a.fields, a.src, a.prio)
     other = times(a.fields, a.src, a.other)
     if a.corrupt:
-        ts = sorted(ts + [(s + e) / 2 for s, e in iv])
+        ts = sorted(ts + [(p[0] + p[1]) / 2 for p in iv])
     phs = phases(iv)
     failed = 0
     for n in range(1, a.phases + 1):
@@ -133,11 +138,13 @@ def main():
             failed = 1
         elif not judge_phase(n, phs[n - 1], ts, other, a):
             failed = 1
-    total = sum(e - s for s, e in iv)
+    total = sum(p[1] - p[0] for p in iv)
+    # at most: each phase from its first frame's T1 to its latest end
+    widest = sum(ph[-1][2] - ph[0][3] for ph in phs)
     got = a.duration_us / 1e6
     name = (f"rx_prio{a.prio}_pause_duration counts the "
-            f"{total * 1e3:.0f} ms paused")
-    if abs(got - total) <= 0.2 * total:
+            f"{total * 1e3:.0f} to {widest * 1e3:.0f} ms paused")
+    if 0.8 * total <= got <= 1.2 * widest:
         print(f"PASS {name} ({got * 1e3:.0f} ms)")
     else:
         print(f"FAIL {name}: {got * 1e3:.0f} ms")

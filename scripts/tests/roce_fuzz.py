@@ -131,6 +131,10 @@ def serve_counters(args):
     srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     srv.bind(("0.0.0.0", args.port))
     srv.listen(4)
+    if args.ready:
+        # the fuzzer waits for this: a loaded debug guest can take longer
+        # to start Python than guest a takes to capture its templates
+        open(args.ready, "w").close()
     while True:
         conn, _ = srv.accept()
         # a client that gave up (a slow guest) must not end the server:
@@ -369,7 +373,7 @@ class Fuzzer:
         if self.dry:
             return {}
         why = None
-        for _ in range(20):
+        for _ in range(60):
             try:
                 with socket.create_connection((self.args.counters_host,
                                                self.args.counters_port),
@@ -882,6 +886,7 @@ def main():
     c = sub.add_parser("counters")
     c.add_argument("--dev", required=True)
     c.add_argument("--port", type=int, default=18700)
+    c.add_argument("--ready", help="a file to create once listening")
     f = sub.add_parser("fuzz")
     f.add_argument("--ifname", required=True)
     f.add_argument("--dmac", required=True)
