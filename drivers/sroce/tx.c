@@ -280,6 +280,12 @@ struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
 
 /* --- Finishing ----------------------------------------------------------- */
 
+/* The queue and counters of a packet: the priority sroce_tx_alloc() chose */
+static u8 sroce_tx_prio_of(const struct sk_buff *skb)
+{
+	return skb->priority & (SROCE_NUM_PRIO - 1);
+}
+
 static int sroce_tx_skb_type(const struct sk_buff *skb, enum sroce_net_type *t)
 {
 	*t = sroce_net_type_of_ethertype(ntohs(skb->protocol));
@@ -469,7 +475,7 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake)
  */
 static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb)
 {
-	u8 prio = skb->priority & (SROCE_NUM_PRIO - 1);
+	u8 prio = sroce_tx_prio_of(skb);
 	unsigned int len = skb->len;
 	int rc;
 
@@ -690,7 +696,7 @@ static enum hrtimer_restart sroce_tx_retry(struct hrtimer *timer)
 int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb,
 		  struct sroce_tx_waiter *w)
 {
-	u8 prio = skb->priority & (SROCE_NUM_PRIO - 1);
+	u8 prio = sroce_tx_prio_of(skb);
 	struct sroce_tx *tx = sdev->tx;
 	bool drop;
 	int ret;
@@ -763,41 +769,40 @@ void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w)
 	local_bh_enable();
 }
 
+/* Feed @f to the pause clock; an XON or a shorter pause lets go at once */
+static void sroce_tx_pfc_apply(struct sroce_tx *tx,
+			       const struct sroce_pfc_frame *f)
+{
+	spin_lock_bh(&tx->lock);
+	sroce_pfc_rx(&tx->pfc, f, READ_ONCE(tx->sdev->speed_mbps),
+		     ktime_get_ns());
+	spin_unlock_bh(&tx->lock);
+	sroce_tx_drain(tx, SROCE_TX_CTX_SEND);
+}
+
 /*
  * Only the priorities PFC is enabled for honour pause frames (IEEE 802.1Q
  * 36.1.1); for the others a frame is ignored, and not counted.
  */
 void sroce_tx_pfc_rx(struct sroce_dev *sdev, const struct sroce_pfc_frame *f)
 {
-	struct sroce_tx *tx = sdev->tx;
 	struct sroce_pfc_frame mine = *f;
 
-	if (!tx)
+	if (!sdev->tx)
 		return;
 	rcu_read_lock();
 	mine.enable &= rcu_dereference(sdev->qos)->pfc_en;
 	rcu_read_unlock();
-	if (!mine.enable)
-		return;
-	spin_lock_bh(&tx->lock);
-	sroce_pfc_rx(&tx->pfc, &mine, READ_ONCE(sdev->speed_mbps),
-		     ktime_get_ns());
-	spin_unlock_bh(&tx->lock);
-	/* an XON, or a shorter pause: what may go, goes now */
-	sroce_tx_drain(tx, SROCE_TX_CTX_SEND);
+	if (mine.enable)
+		sroce_tx_pfc_apply(sdev->tx, &mine);
 }
 
 /* PFC was turned off for @prios: what their pause frames paused resumes */
 void sroce_tx_pfc_off(struct sroce_dev *sdev, u8 prios)
 {
 	struct sroce_pfc_frame xon = { .enable = prios };
-	struct sroce_tx *tx = sdev->tx;
 
-	spin_lock_bh(&tx->lock);
-	sroce_pfc_rx(&tx->pfc, &xon, READ_ONCE(sdev->speed_mbps),
-		     ktime_get_ns());
-	spin_unlock_bh(&tx->lock);
-	sroce_tx_drain(tx, SROCE_TX_CTX_SEND);
+	sroce_tx_pfc_apply(sdev->tx, &xon);
 }
 
 void sroce_tx_pfc_stats(struct sroce_dev *sdev, u64 frames[SROCE_NUM_PRIO],
