@@ -181,6 +181,61 @@ static void sroce_txsched_set_rejects(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sroce_txsched_pick(&s, ALL_PRIO, 0, len), 2);
 }
 
+/* Starve @r @n times in a row */
+static void starve(struct sroce_txroom *r, unsigned long qdisc, int n)
+{
+	while (n--)
+		sroce_txroom_starved(r, qdisc);
+}
+
+/*
+ * The room doubles after SROCE_TXROOM_STARVED starvations in a row, up to
+ * its maximum; one fed hold in between starts the count again.  Full
+ * means at or over.
+ */
+static void sroce_txroom_grows(struct kunit *test)
+{
+	struct sroce_txroom r;
+
+	sroce_txroom_init(&r);
+	KUNIT_EXPECT_EQ(test, r.room, SROCE_TXROOM_INIT);
+	KUNIT_EXPECT_FALSE(test, sroce_txroom_full(&r, SROCE_TXROOM_INIT - 1));
+	KUNIT_EXPECT_TRUE(test, sroce_txroom_full(&r, SROCE_TXROOM_INIT));
+	starve(&r, 0x1000, SROCE_TXROOM_STARVED - 1);
+	sroce_txroom_fed(&r);
+	starve(&r, 0x1000, SROCE_TXROOM_STARVED - 1);
+	KUNIT_EXPECT_EQ(test, r.room, SROCE_TXROOM_INIT);
+	starve(&r, 0x1000, 1);
+	KUNIT_EXPECT_EQ(test, r.room, 2 * SROCE_TXROOM_INIT);
+	starve(&r, 0x1000, 32 * SROCE_TXROOM_STARVED);
+	KUNIT_EXPECT_EQ(test, r.room, SROCE_TXROOM_MAX);
+}
+
+/*
+ * A drop halves the room, never below the minimum, and caps its growth
+ * until another qdisc starves.
+ */
+static void sroce_txroom_drop_caps(struct kunit *test)
+{
+	const unsigned long tbf = 0x1000, other = 0x2000;
+	struct sroce_txroom r;
+	int i;
+
+	sroce_txroom_init(&r);
+	starve(&r, tbf, SROCE_TXROOM_STARVED);
+	sroce_txroom_dropped(&r, tbf);
+	KUNIT_EXPECT_EQ(test, r.room, SROCE_TXROOM_INIT);
+	starve(&r, tbf, 4 * SROCE_TXROOM_STARVED);
+	KUNIT_EXPECT_EQ(test, r.room, SROCE_TXROOM_INIT);
+	starve(&r, other, SROCE_TXROOM_STARVED);
+	KUNIT_EXPECT_EQ(test, r.room, 2 * SROCE_TXROOM_INIT);
+
+	for (i = 0; i < 32; i++)
+		sroce_txroom_dropped(&r, tbf);
+	KUNIT_EXPECT_EQ(test, r.room, SROCE_TXROOM_MIN);
+	KUNIT_EXPECT_TRUE(test, sroce_txroom_full(&r, SROCE_TXROOM_MIN));
+}
+
 static struct kunit_case sroce_txsched_cases[] = {
 	KUNIT_CASE(sroce_txsched_default_is_fair),
 	KUNIT_CASE(sroce_txsched_nothing_to_send),
@@ -190,6 +245,8 @@ static struct kunit_case sroce_txsched_cases[] = {
 	KUNIT_CASE(sroce_txsched_no_banking),
 	KUNIT_CASE(sroce_txsched_big_packet),
 	KUNIT_CASE(sroce_txsched_set_rejects),
+	KUNIT_CASE(sroce_txroom_grows),
+	KUNIT_CASE(sroce_txroom_drop_caps),
 	{}
 };
 

@@ -667,6 +667,8 @@ void sroce_comp_arm(struct sroce_qp *qp)
 {
 	unsigned long t = comp_timeout_jiffies(qp);
 
+	qp->comp.ackreq_mark = qp->req.waiter.mark;
+	qp->comp.ackreq_prio = qp->req.waiter.mark_prio;
 	if (t && !timer_pending(&qp->comp.retrans_timer))
 		mod_timer(&qp->comp.retrans_timer, jiffies + t);
 }
@@ -680,6 +682,17 @@ static void comp_retrans_expired(struct timer_list *t)
 	/* pending again: re-armed by progress while we waited for the lock */
 	if (!comp_active(qp) || qp->comp.rnr_wait || comp_idle(qp) ||
 	    timer_pending(t)) {
+		spin_unlock_bh(&qp->sq_lock);
+		return;
+	}
+	/*
+	 * The IBTA's transport timer measures from the transmission of a
+	 * request: while the last one that asked for an ACK waits in our own
+	 * queue (a PFC pause, a shaper), no answer can be late yet.
+	 */
+	if (sroce_tx_still_queued(qp->sdev, qp->comp.ackreq_prio,
+				  qp->comp.ackreq_mark)) {
+		comp_arm_timer(qp);
 		spin_unlock_bh(&qp->sq_lock);
 		return;
 	}

@@ -11,12 +11,16 @@
  * One context at a time (tx->draining) moves packets from the FIFOs to the
  * netdev.  The txsched policy chooses the priority; a priority whose next
  * packet would land on a stopped netdev queue (a PFC pause the NIC acts
- * on, a full ring, a BQL limit) is skipped and its packet kept, so it
- * never piles up in the qdisc where it would be dropped, and the other
- * priorities go on.  Such priorities are retried by an hrtimer, and by
- * every later send.  So is a priority that a PFC frame received by sroce
- * itself paused (pfc.h: links whose netdev does not act on them), until
- * its pause ends or an XON frame arrives.
+ * on, a full ring, a BQL limit), or in a qdisc that already holds its
+ * room of bytes (txsched.h: a shaper never stops the queue, it drops), is
+ * skipped and its packet kept, so it never piles up in the qdisc where it
+ * would be dropped, and the other priorities go on.  Such priorities are
+ * retried by an hrtimer, and by every later send.  So is a priority that
+ * a PFC frame received by sroce itself paused (pfc.h: links whose netdev
+ * does not act on them), until its pause ends or an XON frame arrives.
+ * Should a qdisc that holds packets drop one all the same, a clone kept
+ * for the purpose goes back to the head of its FIFO (tx_requeued): a
+ * drop costs a resend, not an RC timeout.
  *
  * The FIFOs push back: above SROCE_TX_HIGH_WM packets a sender is told to
  * stop and its waiter is armed; it is woken once the FIFO is down to
@@ -45,6 +49,7 @@
 #include <linux/udp.h>
 #include <linux/workqueue.h>
 #include <net/ip6_checksum.h>
+#include <net/sch_generic.h>
 
 #include <sroce/frame.h>
 #include <sroce/loopback.h>
@@ -60,6 +65,8 @@
 #define SROCE_TX_HARD_LIMIT	(4 * SROCE_TX_HIGH_WM)
 /* Packets one drain pass hands down before it leaves the rest to tx->work */
 #define SROCE_TX_BUDGET		256
+/* Requeues in a row of dropped packets, beyond which a drop is final */
+#define SROCE_TX_REQUEUE_MAX	16
 /* Retry of stopped netdev queues, doubled while nothing can be sent */
 #define SROCE_TX_RETRY_MIN_NS	(20 * NSEC_PER_USEC)
 #define SROCE_TX_RETRY_MAX_NS	(160 * NSEC_PER_USEC)
@@ -73,11 +80,16 @@
  * @waiters: struct sroce_tx_waiter waiting for @skbs to shrink
  * @stalled: the head packet was held back for a stopped netdev queue and
  *	has been counted as deferred
+ * @in: packets ever queued, the place (mark) of the last one
+ * @out: of these, packets that left, to the netdev or dropped; @skbs
+ *	holds the marks @out + 1 to @in, oldest first
  */
 struct sroce_tx_prio {
 	struct sk_buff_head skbs;
 	struct list_head waiters;
 	bool stalled;
+	u64 in;
+	u64 out;
 };
 
 /**
@@ -88,7 +100,11 @@ struct sroce_tx_prio {
  * @sched: which priority sends next
  * @pfc: the pause clock of the priorities PFC frames paused
  * @held_stopped: the last pick held a priority back for a stopped netdev
- *	queue, which nothing tells us about when it restarts
+ *	queue or a full qdisc, which nothing tells us about when it drains
+ * @held_qdisc: of these, for a full qdisc
+ * @room: how much a qdisc may hold before its priorities are held back
+ * @requeues: clones requeued since a packet last went down; only the
+ *	draining context touches it
  * @draining: a context is moving packets to the netdev
  * @dead: sroce_tx_fini() has begun: nothing is queued or rearmed
  * @retry_ns: current delay of @retry_timer
@@ -106,6 +122,9 @@ struct sroce_tx {
 	struct sroce_txsched sched;
 	struct sroce_pfc_state pfc;
 	bool held_stopped;
+	bool held_qdisc;
+	struct sroce_txroom room;
+	unsigned int requeues;
 	bool draining;
 	bool dead;
 	u64 retry_ns;
@@ -376,8 +395,14 @@ static int sroce_tx_enqueue(struct sroce_tx *tx, struct sk_buff *skb, u8 prio,
 	struct sroce_tx_prio *q = &tx->prio[prio];
 
 	*drop = skb_queue_len(&q->skbs) >= SROCE_TX_HARD_LIMIT;
-	if (!*drop)
+	if (!*drop) {
 		__skb_queue_tail(&q->skbs, skb);
+		q->in++;
+		if (w) {
+			w->mark = q->in;
+			w->mark_prio = prio;
+		}
+	}
 	if (skb_queue_len(&q->skbs) <= SROCE_TX_HIGH_WM)
 		return 0;
 	if (w && sroce_tx_arm_waiter(tx, prio, w))
@@ -391,12 +416,20 @@ static bool sroce_tx_should_wake(const struct sroce_tx_prio *q)
 	       !list_empty(&q->waiters);
 }
 
+/* Why the head packet of a priority waits, if it does */
+enum sroce_tx_hold {
+	SROCE_TX_GO,
+	SROCE_TX_HOLD_STOPPED,	/* its netdev queue is stopped */
+	SROCE_TX_HOLD_QDISC,	/* the qdisc above that queue has no room */
+};
+
 /*
- * Would @skb go to a stopped netdev queue?  Resolves the queue the way
- * dev_queue_xmit() will (netdev_core_pick_tx() is not exported); the flow
- * hash and sender CPU sroce_tx_steer() set make both picks agree.
+ * The netdev queue @skb will go to, resolved the way dev_queue_xmit() will
+ * (netdev_core_pick_tx() is not exported); the flow hash and sender CPU
+ * sroce_tx_steer() set make both picks agree.
  */
-static bool sroce_tx_txq_stopped(struct net_device *ndev, struct sk_buff *skb)
+static struct netdev_queue *sroce_tx_txq(struct net_device *ndev,
+					 struct sk_buff *skb)
 {
 	const struct net_device_ops *ops = ndev->netdev_ops;
 	u16 index = 0;
@@ -409,7 +442,55 @@ static bool sroce_tx_txq_stopped(struct net_device *ndev, struct sk_buff *skb)
 		index = netdev_cap_txqueue(ndev, index);
 	}
 	skb_set_queue_mapping(skb, index);
-	return netif_xmit_frozen_or_stopped(netdev_get_tx_queue(ndev, index));
+	return netdev_get_tx_queue(ndev, index);
+}
+
+/*
+ * Bytes queued in the qdisc above @txq.  Lockless qdiscs (pfifo_fast)
+ * keep them per CPU, too costly to add up per packet; they are 0 here, as
+ * such a qdisc only fills behind a stopped queue, which is checked first.
+ * Context: BH disabled.
+ */
+static u32 sroce_tx_qdisc_backlog(struct netdev_queue *txq)
+{
+	/* the kernel's struct Qdisc, named by type to keep checkpatch quiet */
+	typeof(*txq->qdisc) __kernel *q = rcu_dereference_bh(txq->qdisc);
+
+	if (!q || !q->enqueue || (q->flags & TCQ_F_CPUSTATS))
+		return 0;
+	return READ_ONCE(q->qstats.backlog);
+}
+
+/* Which qdisc is above @txq, for telling it from its successor */
+static unsigned long sroce_tx_qdisc_id(struct netdev_queue *txq)
+{
+	return (unsigned long)rcu_access_pointer(txq->qdisc);
+}
+
+/*
+ * Under tx->lock: may the head packet @skb of a priority go down now?
+ * *@was_held is true when the previous pick held a priority for a full
+ * qdisc: an empty one now means the room was too small for the retry
+ * delay, a full one that it was enough; it is cleared once told.
+ */
+static enum sroce_tx_hold sroce_tx_hold(struct sroce_tx *tx,
+					struct sk_buff *skb, bool *was_held)
+{
+	struct netdev_queue *txq = sroce_tx_txq(tx->sdev->ndev, skb);
+	u32 backlog;
+
+	if (netif_xmit_frozen_or_stopped(txq))
+		return SROCE_TX_HOLD_STOPPED;
+	backlog = sroce_tx_qdisc_backlog(txq);
+	if (*was_held) {
+		if (backlog)
+			sroce_txroom_fed(&tx->room);
+		else
+			sroce_txroom_starved(&tx->room, sroce_tx_qdisc_id(txq));
+		*was_held = false;
+	}
+	return sroce_txroom_full(&tx->room, backlog) ? SROCE_TX_HOLD_QDISC :
+						      SROCE_TX_GO;
 }
 
 /* A priority's head packet is held back: count it once */
@@ -430,6 +511,8 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake)
 {
 	u32 head_len[SROCE_NUM_PRIO] = {};
 	u8 ready = 0, paused = 0, pfc = 0;
+	bool was_held = tx->held_qdisc;
+	enum sroce_tx_hold hold;
 	struct sroce_tx_prio *q;
 	struct sk_buff *skb;
 	int p;
@@ -437,6 +520,7 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake)
 	if (sroce_pfc_next_end(&tx->pfc))
 		pfc = sroce_pfc_paused(&tx->pfc, ktime_get_ns());
 	tx->held_stopped = false;
+	tx->held_qdisc = false;
 	rcu_read_lock();
 	for (p = 0; p < SROCE_NUM_PRIO; p++) {
 		q = &tx->prio[p];
@@ -448,9 +532,13 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake)
 		if (pfc & BIT(p)) {
 			paused |= BIT(p);
 			sroce_tx_defer(tx, q);
-		} else if (sroce_tx_txq_stopped(tx->sdev->ndev, skb)) {
+			continue;
+		}
+		hold = sroce_tx_hold(tx, skb, &was_held);
+		if (hold != SROCE_TX_GO) {
 			paused |= BIT(p);
 			tx->held_stopped = true;
+			tx->held_qdisc |= hold == SROCE_TX_HOLD_QDISC;
 			sroce_tx_defer(tx, q);
 		}
 	}
@@ -462,21 +550,91 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake)
 	q = &tx->prio[p];
 	q->stalled = false;
 	skb = __skb_dequeue(&q->skbs);
+	q->out++;
 	if (sroce_tx_should_wake(q))
 		*wake = true;
 	return skb;
 }
 
+/* The netdev queue sroce_tx_txq() chose for @skb */
+static struct netdev_queue *sroce_tx_txq_of(struct sroce_tx *tx,
+					    const struct sk_buff *skb)
+{
+	return netdev_get_tx_queue(tx->sdev->ndev, skb_get_queue_mapping(skb));
+}
+
+/*
+ * A qdisc that already holds packets may drop the next one for want of
+ * room: keep a clone to send again (it shares the data, and what the
+ * stack changes on the way down it changes on its own copy).  An idle
+ * qdisc only drops what sending again would not get through (a policer,
+ * an oversized packet), and a drop there is left to the RC transport.
+ */
+static struct sk_buff *sroce_tx_spare(struct netdev_queue *txq,
+				      struct sk_buff *skb)
+{
+	u32 backlog;
+
+	rcu_read_lock_bh();
+	backlog = sroce_tx_qdisc_backlog(txq);
+	rcu_read_unlock_bh();
+	return backlog ? skb_clone(skb, GFP_ATOMIC) : NULL;
+}
+
+/*
+ * Without tx->lock, in the draining context: the qdisc dropped a packet
+ * whose clone @spare was kept.  It goes back to the head of its FIFO, so
+ * the order of its priority is kept, and the qdisc gets less room.  A
+ * qdisc that drops every packet it is given ends that after
+ * SROCE_TX_REQUEUE_MAX tries.
+ */
+static void sroce_tx_requeue(struct sroce_tx *tx, struct sk_buff *spare)
+{
+	struct sroce_tx_prio *q = &tx->prio[sroce_tx_prio_of(spare)];
+	unsigned long qdisc = sroce_tx_qdisc_id(sroce_tx_txq_of(tx, spare));
+	bool final;
+
+	spin_lock_bh(&tx->lock);
+	sroce_txroom_dropped(&tx->room, qdisc);
+	final = tx->dead || ++tx->requeues > SROCE_TX_REQUEUE_MAX;
+	if (!final) {
+		__skb_queue_head(&q->skbs, spare);
+		q->out--;
+	}
+	spin_unlock_bh(&tx->lock);
+	if (final) {
+		sroce_stats_inc(tx->sdev, SROCE_CNT_TX_DROPS);
+		kfree_skb(spare);
+		return;
+	}
+	sroce_stats_inc(tx->sdev, SROCE_CNT_TX_REQUEUED);
+}
+
+/*
+ * Without tx->lock: the qdisc above @txq queued a packet but reports
+ * congestion (it dropped another, or marks)
+ */
+static void sroce_tx_congested(struct sroce_tx *tx, struct netdev_queue *txq)
+{
+	unsigned long qdisc = sroce_tx_qdisc_id(txq);
+
+	spin_lock_bh(&tx->lock);
+	sroce_txroom_dropped(&tx->room, qdisc);
+	spin_unlock_bh(&tx->lock);
+}
+
 /*
  * Without tx->lock: hand @skb to the netdev, or to the receive path of the
  * device of this host it is addressed to (loopback.c), and count the
- * outcome.  A drop is not reported to anyone: the RC transport repairs it
- * by timeout.
+ * outcome.  A drop with no spare kept is not reported to anyone: the RC
+ * transport repairs it by timeout.
  */
 static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb)
 {
 	u8 prio = sroce_tx_prio_of(skb);
 	unsigned int len = skb->len;
+	struct netdev_queue *txq;
+	struct sk_buff *spare;
 	int rc;
 
 	rc = sroce_lo_local(tx->sdev, skb);
@@ -489,15 +647,26 @@ static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb)
 	/* the members of its group on this device get their own copy */
 	if (sroce_lo_mcast(tx->sdev->lo, skb))
 		sroce_stats_inc(tx->sdev, SROCE_CNT_TX_DROPS);
+	/* the queue sroce_tx_pick() resolved, which dev_queue_xmit() will */
+	txq = sroce_tx_txq_of(tx, skb);
+	spare = sroce_tx_spare(txq, skb);
+	rc = dev_queue_xmit(skb);
+	if (rc == NET_XMIT_DROP && spare) {
+		sroce_tx_requeue(tx, spare);
+		return;
+	}
+	consume_skb(spare);
 	/*
 	 * NET_XMIT_CN: queued, though the qdisc signals congestion.
 	 * net_xmit_eval() evaluates its argument twice: never pass it the call.
 	 */
-	rc = dev_queue_xmit(skb);
+	if (rc == NET_XMIT_CN)
+		sroce_tx_congested(tx, txq);
 	if (net_xmit_eval(rc)) {
 		sroce_stats_inc(tx->sdev, SROCE_CNT_TX_DROPS);
 		return;
 	}
+	tx->requeues = 0;
 sent:
 	sroce_stats_inc(tx->sdev, SROCE_CNT_TX_PACKETS);
 	sroce_stats_add(tx->sdev, SROCE_CNT_TX_BYTES, len);
@@ -516,6 +685,7 @@ static bool sroce_tx_purge(struct sroce_tx *tx)
 	for (p = 0; p < SROCE_NUM_PRIO; p++) {
 		struct sroce_tx_prio *q = &tx->prio[p];
 
+		q->out += skb_queue_len(&q->skbs);
 		skb_queue_splice_init(&q->skbs, &dropped);
 		q->stalled = false;
 		wake |= !list_empty(&q->waiters);
@@ -769,6 +939,19 @@ void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w)
 	local_bh_enable();
 }
 
+bool sroce_tx_still_queued(struct sroce_dev *sdev, u8 prio, u64 mark)
+{
+	struct sroce_tx *tx = sdev->tx;
+	bool queued;
+
+	if (!tx || prio >= SROCE_NUM_PRIO)
+		return false;
+	spin_lock_bh(&tx->lock);
+	queued = tx->prio[prio].out < mark;
+	spin_unlock_bh(&tx->lock);
+	return queued;
+}
+
 /* Feed @f to the pause clock; an XON or a shorter pause lets go at once */
 static void sroce_tx_pfc_apply(struct sroce_tx *tx,
 			       const struct sroce_pfc_frame *f)
@@ -870,6 +1053,7 @@ int sroce_tx_init(struct sroce_dev *sdev)
 		INIT_LIST_HEAD(&tx->prio[p].waiters);
 	}
 	sroce_txsched_init(&tx->sched);
+	sroce_txroom_init(&tx->room);
 	qos = rcu_dereference_protected(sdev->qos, true);
 	sroce_txsched_set(&tx->sched, qos->tsa, qos->weight);
 	tx->retry_ns = SROCE_TX_RETRY_MIN_NS;

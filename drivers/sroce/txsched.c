@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Transmit scheduling policy: strict priorities first, then a deficit round
- * robin over the ETS priorities, weighted in bytes.  See txsched.h.
+ * robin over the ETS priorities, weighted in bytes; and the room a qdisc
+ * below may fill before priorities are held.  See txsched.h.
  */
 #include <linux/bits.h>
 #include <linux/errno.h>
@@ -108,4 +109,50 @@ int sroce_txsched_pick(struct sroce_txsched *s, u8 ready, u8 paused,
 		}
 		sroce_txsched_end_turn(s);
 	}
+}
+
+void sroce_txroom_init(struct sroce_txroom *r)
+{
+	r->room = SROCE_TXROOM_INIT;
+	r->ceiling = SROCE_TXROOM_MAX;
+	r->dropper = 0;
+	r->starved = 0;
+}
+
+/* Does a qdisc holding @backlog bytes take no more packets? */
+bool sroce_txroom_full(const struct sroce_txroom *r, u32 backlog)
+{
+	return backlog >= r->room;
+}
+
+/*
+ * @qdisc ran empty while packets were held back for it: after enough such
+ * times in a row, more room, up to the ceiling of the last drop unless
+ * another qdisc has replaced the one that dropped.
+ */
+void sroce_txroom_starved(struct sroce_txroom *r, unsigned long qdisc)
+{
+	if (r->dropper && r->dropper != qdisc) {
+		r->ceiling = SROCE_TXROOM_MAX;
+		r->dropper = 0;
+	}
+	if (++r->starved < SROCE_TXROOM_STARVED)
+		return;
+	r->starved = 0;
+	r->room = min_t(u32, r->room * 2, r->ceiling);
+}
+
+/* The qdisc still held packets after a hold: the room bridged it */
+void sroce_txroom_fed(struct sroce_txroom *r)
+{
+	r->starved = 0;
+}
+
+/* @qdisc dropped a packet of ours: half the room, and no more for now */
+void sroce_txroom_dropped(struct sroce_txroom *r, unsigned long qdisc)
+{
+	r->room = max_t(u32, r->room / 2, SROCE_TXROOM_MIN);
+	r->ceiling = r->room;
+	r->dropper = qdisc;
+	r->starved = 0;
 }

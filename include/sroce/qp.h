@@ -76,18 +76,23 @@ struct sroce_pkt;
 #define SROCE_REQ_BUDGET	64
 
 /**
- * struct sroce_tx_waiter - a QP waiting for room in a transmit queue
+ * struct sroce_tx_waiter - a QP's handle on the transmit queues
  * @entry: on the priority's wait list while @queued
  * @wake: called (softirq or process context, no QP lock held) when the
  *	queue it waited for has drained below its low watermark
  * @prio: the priority waited for
  * @queued: on a wait list
+ * @mark: the place in its priority's queue of the last packet sent with
+ *	this handle, for sroce_tx_still_queued()
+ * @mark_prio: that packet's priority
  */
 struct sroce_tx_waiter {
 	struct list_head entry;
 	void (*wake)(struct sroce_tx_waiter *w);
 	u8 prio;
 	bool queued;
+	u64 mark;
+	u8 mark_prio;
 };
 
 /* Progress of a send WQE, kernel-owned (struct sroce_swqe.state) */
@@ -308,6 +313,9 @@ struct sroce_req {
  *	sends only the packet at @psn (comp.c, comp_timeout_resend())
  * @backoff: the local ACK timeout is doubled this many times (0 to 2)
  *	after timeouts without progress
+ * @ackreq_mark: where the last request with AckReq stands in the transmit
+ *	queues (struct sroce_tx_waiter @mark)
+ * @ackreq_prio: its priority
  * @delivering: one context is posting send completions outside sq_lock;
  *	others leave theirs to it, which keeps the CQEs in SQ order
  */
@@ -323,6 +331,8 @@ struct sroce_comp {
 	bool probe;
 	u8 backoff;
 	bool delivering;
+	u64 ackreq_mark;
+	u8 ackreq_prio;
 };
 
 /**
@@ -744,6 +754,11 @@ int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb,
 		  struct sroce_tx_waiter *w);
 /* Take @w off its wait list, if it is on one (destroy, error) */
 void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w);
+/*
+ * Is the packet at @mark of priority @prio (struct sroce_tx_waiter) still
+ * in sroce's queue, not yet handed to the netdev?  Any context.
+ */
+bool sroce_tx_still_queued(struct sroce_dev *sdev, u8 prio, u64 mark);
 struct sroce_pfc_frame;
 /* A PFC frame arrived for the link (softirq) */
 void sroce_tx_pfc_rx(struct sroce_dev *sdev, const struct sroce_pfc_frame *f);

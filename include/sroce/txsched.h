@@ -42,6 +42,44 @@ struct sroce_txsched {
 	bool in_turn;
 };
 
+/*
+ * Room: how many bytes the qdisc above a netdev queue may hold before the
+ * priorities sending through it are held back in sroce, where they are
+ * scheduled by the rules above and push back to the QPs.  A qdisc that
+ * shapes (tbf, htb) never stops its netdev queue; it drops what exceeds
+ * its limit, which sroce cannot read.  So the room starts small, doubles
+ * when the qdisc ran empty SROCE_TXROOM_STARVED times in a row while
+ * sroce held packets back (too little to bridge the retry delay at the
+ * qdisc's rate, not just one late retry), and halves on a drop.  The
+ * room at a drop is a ceiling for as long as the qdisc that dropped is in
+ * place: probing past it again would only find its limit again.
+ */
+#define SROCE_TXROOM_MIN	(4 * 1024)
+#define SROCE_TXROOM_INIT	(16 * 1024)
+#define SROCE_TXROOM_MAX	(1024 * 1024)
+#define SROCE_TXROOM_STARVED	8
+
+/**
+ * struct sroce_txroom - the qdisc room of one device
+ * @room: bytes a qdisc may hold before its priorities are held back
+ * @ceiling: @room may not grow past this while @dropper is in place
+ * @dropper: identifies the qdisc that last dropped a packet (its address,
+ *	never dereferenced); 0 for none
+ * @starved: times in a row the qdisc was found empty after a hold
+ */
+struct sroce_txroom {
+	u32 room;
+	u32 ceiling;
+	unsigned long dropper;
+	u8 starved;
+};
+
+void sroce_txroom_init(struct sroce_txroom *r);
+bool sroce_txroom_full(const struct sroce_txroom *r, u32 backlog);
+void sroce_txroom_starved(struct sroce_txroom *r, unsigned long qdisc);
+void sroce_txroom_fed(struct sroce_txroom *r);
+void sroce_txroom_dropped(struct sroce_txroom *r, unsigned long qdisc);
+
 void sroce_txsched_init(struct sroce_txsched *s);
 int sroce_txsched_set(struct sroce_txsched *s, const u8 tsa[SROCE_NUM_PRIO],
 		      const u8 weight[SROCE_NUM_PRIO]);
