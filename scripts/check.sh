@@ -406,6 +406,7 @@ if want guest; then
 		"single nvmeof-loopback:scripts/tests/nvmeof-pair.sh"
 		"single local-peers:scripts/tests/local-peers.sh"
 		"single qos:scripts/tests/qos.sh"
+		"single backpressure:scripts/tests/backpressure.sh"
 		"single link:scripts/tests/link.sh"
 		"single verbs-mr:scripts/tests/verbs-mr.sh"
 		"single verbs-objects:scripts/tests/verbs-objects.sh"
