@@ -157,9 +157,10 @@ pool_wait() {
 	done
 }
 
-# Start one pool entry ("KERNEL MODE NAME:SCRIPT[:K=V K=V...]").
+# Start one pool entry ("KERNEL MODE NAME:SCRIPT[:K=V K=V...]").  Its
+# guests get 600 s, or SROCE_GUEST_TIMEOUT=N seconds among its K=V.
 start_run() {
-	local t=${1#* } mode rest name script envs=() args=() kv cpus=1
+	local t=${1#* } mode rest name script envs=() args=() kv cpus=1 secs=600
 	[ "${1%% *}" = debug ] && args=(--kernel "$kernel")
 	mode=${t%% *}
 	rest=${t#* }
@@ -170,7 +171,10 @@ start_run() {
 	else
 		script=$repo/${rest%%:*}
 		[[ $rest == *:* ]] && read -ra envs <<<"${rest#*:}"
-		args+=(--timeout 600 --log "$logdir/$mode-$name")
+		for kv in "${envs[@]}"; do
+			[[ $kv == SROCE_GUEST_TIMEOUT=* ]] && secs=${kv#*=}
+		done
+		args+=(--timeout "$secs" --log "$logdir/$mode-$name")
 		if [ "$mode" = pair ]; then
 			args+=(--pair)
 			cpus=2
@@ -448,7 +452,7 @@ if want debug; then
 	debug_tests=(
 		"pair debug-rc:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=verify SROCE_RC_VERIFY_MAX=1048576"
 		"pair debug-mcast:scripts/tests/mcast-pair.sh"
-		"pair debug-fuzz:scripts/tests/fuzz-pair.sh:SROCE_FUZZ_COUNT=300"
+		"pair debug-fuzz:scripts/tests/fuzz-pair.sh:SROCE_FUZZ_COUNT=300 SROCE_FUZZ_SECS=480 SROCE_GUEST_TIMEOUT=900"
 		"single debug-teardown:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=60"
 		"single debug-loopback:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=262144 SROCE_LO_KINDS=v2-ipv4,v1-ipv6"
 		"single debug-hostile-rings:scripts/tests/hostile-rings.sh:SROCE_HOSTILE_ROUNDS=2"
@@ -459,7 +463,7 @@ if want debug; then
 		"single debug-teardown-long:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=300"
 		"single debug-loopback-long:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=1048576"
 		"single debug-hostile-rings-long:scripts/tests/hostile-rings.sh"
-		"pair debug-fuzz-long:scripts/tests/fuzz-pair.sh"
+		"pair debug-fuzz-long:scripts/tests/fuzz-pair.sh:SROCE_FUZZ_SECS=480 SROCE_GUEST_TIMEOUT=900"
 		"pair debug-netem:scripts/tests/netem-pair.sh:SROCE_NETEM_MAX=65536"
 	)
 	[ "$long" = 1 ] && debug_tests+=("${debug_long_tests[@]}")
