@@ -475,6 +475,9 @@ run_pool
 stage_done
 d=$((SECONDS - check_t0))
 printf '=== make check took %dm%02ds\n' $((d / 60)) $((d % 60))
+# which 6.12 the guests booted: the mirror's newest changes under us
+gk=$(find /boot -maxdepth 1 -name 'vmlinuz-6.12.*-amd64' 2>/dev/null | sort -V | tail -n 1)
+echo "=== guest kernel: ${gk#/boot/vmlinuz-}"
 echo
 if [ -s "$failures" ]; then
 	echo "=== what failed ($(wc -l <"$failures") lines; the first 60)"
