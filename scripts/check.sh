@@ -475,9 +475,10 @@ run_pool
 stage_done
 d=$((SECONDS - check_t0))
 printf '=== make check took %dm%02ds\n' $((d / 60)) $((d % 60))
-# which 6.12 the guests booted: the mirror's newest changes under us
+# which 6.12 the guests booted, picked as guest.sh picks its default: the
+# mirror's newest changes under us.  The debug stage boots its own build.
 gk=$(find /boot -maxdepth 1 -name 'vmlinuz-6.12.*-amd64' 2>/dev/null | sort -V | tail -n 1)
-echo "=== guest kernel: ${gk#/boot/vmlinuz-}"
+echo "=== guest kernel (but for the debug stage): ${gk#/boot/vmlinuz-}"
 echo
 if [ -s "$failures" ]; then
 	echo "=== what failed ($(wc -l <"$failures") lines; the first 60)"
