@@ -79,8 +79,11 @@ for p in "$bv rdma_verify" "$bf fuzz_victim"; do
 done
 barrier built || fail "the peer did not build"
 
-# The victim on both guests; b also serves its counters.
-/tmp/fuzz_victim -d "$DEV" -g "$gidx" -n "$nqp" -r "$SROCE_ROLE" -D "$S" -t 400 \
+# The victim on both guests; b also serves its counters.  It waits for
+# the fuzzer as long as this guest may run: the fuzzer's own time grows
+# with the kernel (SROCE_FUZZ_SECS), and QPs gone before it ends would
+# fail its later checks for the wrong reason.
+/tmp/fuzz_victim -d "$DEV" -g "$gidx" -n "$nqp" -r "$SROCE_ROLE" -D "$S" -t "$SROCE_TIMEOUT" \
 	>"/tmp/victim.log" 2>&1 &
 victim=$!
 

@@ -13,6 +13,9 @@
  *   short          a PFC frame cut to 10 bytes after its EtherType
  *   badop          MAC Control opcode 0x0102, which no one defined
  *   pause          an 802.3x PAUSE frame (opcode 0x0001), not PFC
+ *   go             wait for a line on standard input: started ahead, the
+ *                  schedule begins without the delay of starting a
+ *                  process on a guest that the flows keep busy
  * Prints "XOFF PRIO T1 T2" for each pause frame and "XON PRIO T1 T2" for
  * each resume, T1 and T2 read just before and just after the send (seconds
  * since the epoch, the clock of packet captures): the receiver acted on
@@ -142,6 +145,13 @@ int main(int argc, char **argv)
 			send_frame(0x0101, 3, 0xffff, 10);
 		} else if (!strcmp(s, "badop")) {
 			send_frame(0x0102, 3, 0xffff, FRAME_LEN - 14);
+		} else if (!strcmp(s, "go")) {
+			char line[16];
+
+			if (!fgets(line, sizeof(line), stdin)) {
+				fprintf(stderr, "no go on standard input\n");
+				return 1;
+			}
 		} else if (!strcmp(s, "pause")) {
 			/* its one time sits where PFC's vector would */
 			send_frame(0x0001, 0, 0, FRAME_LEN - 14);

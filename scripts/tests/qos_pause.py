@@ -109,6 +109,17 @@ def judge_phase(n, ph, ts, other, a):
     return ok
 
 
+def where(t0, flows):
+    """For the log: when each priority's frames began and ended, in ms from
+    the first sure pause; no frame at all in a phase then reads as flows
+    that were over, or stalled, rather than as a pause."""
+    for prio, ts in flows:
+        span = (f"{(ts[0] - t0) * 1e3:.0f} to {(ts[-1] - t0) * 1e3:.0f} ms"
+                if ts else "none")
+        print(f"priority {prio}: {len(ts)} frames, from the first pause: "
+              f"{span}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
@@ -129,6 +140,8 @@ def main():
     if a.corrupt:
         ts = sorted(ts + [(p[0] + p[1]) / 2 for p in iv])
     phs = phases(iv)
+    if phs and not a.corrupt:
+        where(phs[0][0][0], [(a.prio, ts), (a.other, other)])
     failed = 0
     for n in range(1, a.phases + 1):
         if n > len(phs):
