@@ -108,7 +108,7 @@ static void sroce_qos_parse_trust_forms(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t, SROCE_TRUST_PCP);
 }
 
-static void sroce_qos_parse_pfc_forms(struct kunit *test)
+static void sroce_qos_parse_prio_mask_forms(struct kunit *test)
 {
 	static const char * const bad[] = {
 		"", "0,0,0,1,0,0,0", "0,0,0,1,0,0,0,0,0", "0,0,0,2,0,0,0,0",
@@ -119,19 +119,78 @@ static void sroce_qos_parse_pfc_forms(struct kunit *test)
 	u8 en = 0xaa;
 	int i;
 
-	KUNIT_EXPECT_EQ(test, sroce_qos_parse_pfc("0,0,0,1,0,0,0,0\n", &en,
-						  &why), 0);
+	KUNIT_EXPECT_EQ(test,
+			sroce_qos_parse_prio_mask("0,0,0,1,0,0,0,0\n", &en, &why),
+			0);
 	KUNIT_EXPECT_EQ(test, en, BIT(3));
-	KUNIT_EXPECT_EQ(test, sroce_qos_parse_pfc(" 1, 0,0,0 ,0,0,0,1", &en,
-						  &why), 0);
+	KUNIT_EXPECT_EQ(test,
+			sroce_qos_parse_prio_mask(" 1, 0,0,0 ,0,0,0,1", &en, &why),
+			0);
 	KUNIT_EXPECT_EQ(test, en, BIT(0) | BIT(7));
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		why = NULL;
-		KUNIT_EXPECT_EQ_MSG(test, sroce_qos_parse_pfc(bad[i], &en, &why),
+		KUNIT_EXPECT_EQ_MSG(test, sroce_qos_parse_prio_mask(bad[i], &en, &why),
 				    -EINVAL, "\"%s\"", bad[i]);
 		KUNIT_EXPECT_NOT_NULL(test, why);
 		KUNIT_EXPECT_EQ(test, en, BIT(0) | BIT(7));
 	}
+}
+
+/* The numeric knobs: decimal, within their range, or nothing changes */
+static void sroce_qos_parse_uint_forms(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"", "64", "-1", "0x10", "4 8", "a", "99999999999",
+	};
+	const char *why;
+	u32 v = 7;
+	int i;
+
+	KUNIT_EXPECT_EQ(test, sroce_qos_parse_uint("48\n", 63, &v, &why), 0);
+	KUNIT_EXPECT_EQ(test, v, 48);
+	KUNIT_EXPECT_EQ(test, sroce_qos_parse_uint("63", 63, &v, &why), 0);
+	KUNIT_EXPECT_EQ(test, v, 63);
+	KUNIT_EXPECT_EQ(test, sroce_qos_parse_uint("0", 63, &v, &why), 0);
+	KUNIT_EXPECT_EQ(test, v, 0);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		why = NULL;
+		v = 7;
+		KUNIT_EXPECT_EQ_MSG(test, sroce_qos_parse_uint(bad[i], 63, &v, &why),
+				    -EINVAL, "\"%s\"", bad[i]);
+		KUNIT_EXPECT_NOT_NULL(test, why);
+		KUNIT_EXPECT_EQ(test, v, 7);
+	}
+}
+
+/*
+ * CNPs: their own priority and DSCP whatever the flow, ECT(0) on RoCEv2
+ * as ConnectX sends them (TOS 0xc2 with the defaults), a priority tag
+ * where PFC is on for their priority.
+ */
+static void sroce_qos_cnp_class(struct kunit *test)
+{
+	struct sroce_qos_class qc;
+	struct sroce_qos_cfg c;
+
+	sroce_qos_cfg_default(&c);
+	KUNIT_EXPECT_EQ(test, c.np_en, 0xff);
+	sroce_qos_classify_cnp(&c, SROCE_NET_ROCE_V2_IPV4, &qc);
+	KUNIT_EXPECT_EQ(test, qc.prio, SROCE_CNP_PRIO_DEFAULT);
+	KUNIT_EXPECT_EQ(test, qc.tclass, 0xc2);
+	KUNIT_EXPECT_FALSE(test, qc.prio_tag);
+
+	c.cnp_dscp = 26;
+	c.cnp_prio = 3;
+	c.pfc_en = BIT(3);
+	sroce_qos_classify_cnp(&c, SROCE_NET_ROCE_V2_IPV6, &qc);
+	KUNIT_EXPECT_EQ(test, qc.prio, 3);
+	KUNIT_EXPECT_EQ(test, qc.tclass, (26 << 2) | SROCE_ECN_ECT0);
+	KUNIT_EXPECT_TRUE(test, qc.prio_tag);
+
+	/* a GRH's traffic class has no ECN bits to claim */
+	sroce_qos_classify_cnp(&c, SROCE_NET_ROCE_V1, &qc);
+	KUNIT_EXPECT_EQ(test, qc.tclass, 26 << 2);
+	KUNIT_EXPECT_EQ(test, qc.prio, 3);
 }
 
 static void sroce_qos_parse_ets_forms(struct kunit *test)
@@ -244,7 +303,9 @@ static struct kunit_case sroce_qos_cases[] = {
 	KUNIT_CASE(sroce_qos_trust_dscp),
 	KUNIT_CASE(sroce_qos_prio_tag_on_pfc),
 	KUNIT_CASE(sroce_qos_parse_trust_forms),
-	KUNIT_CASE(sroce_qos_parse_pfc_forms),
+	KUNIT_CASE(sroce_qos_parse_prio_mask_forms),
+	KUNIT_CASE(sroce_qos_parse_uint_forms),
+	KUNIT_CASE(sroce_qos_cnp_class),
 	KUNIT_CASE(sroce_qos_parse_ets_forms),
 	KUNIT_CASE(sroce_qos_default_ets_shares),
 	KUNIT_CASE(sroce_qos_parse_dscp2prio_forms),

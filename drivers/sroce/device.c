@@ -202,6 +202,9 @@ static const struct rdma_stat_desc sroce_counter_desc[SROCE_NUM_COUNTERS] = {
 	[SROCE_CNT_QP_ERRORS]		= { .name = "qp_errors" },
 	[SROCE_CNT_RX_PFC_MALFORMED]	= { .name = "rx_pfc_malformed" },
 	[SROCE_CNT_TX_REQUEUED]		= { .name = "tx_requeued" },
+	/* named as mlx5 names its congestion counters */
+	[SROCE_CNT_NP_ECN_MARKED]	= { .name = "np_ecn_marked_roce_packets" },
+	[SROCE_CNT_NP_CNP_SENT]		= { .name = "np_cnp_sent" },
 	/* named as mlx5 names its per-priority Ethernet counters */
 	[SROCE_CNT_TX_PRIO0_PACKETS + 0] = { .name = "tx_prio0_packets" },
 	[SROCE_CNT_TX_PRIO0_PACKETS + 1] = { .name = "tx_prio1_packets" },

@@ -24,6 +24,15 @@ void sroce_qos_cfg_default(struct sroce_qos_cfg *c)
 		c->tsa[i] = SROCE_TSA_ETS;
 		c->weight[i] = i < 4 ? 13 : 12;
 	}
+	/*
+	 * A RoCE NIC answers congestion marks on every priority unless told
+	 * not to; without marks nothing is sent, so this costs nothing on a
+	 * network that does not mark.
+	 */
+	c->np_en = GENMASK(SROCE_NUM_PRIO - 1, 0);
+	c->cnp_dscp = SROCE_CNP_DSCP_DEFAULT;
+	c->cnp_prio = SROCE_CNP_PRIO_DEFAULT;
+	c->np_min_time_us = SROCE_NP_MIN_TIME_US_DEFAULT;
 }
 
 /**
@@ -47,6 +56,27 @@ void sroce_qos_classify(const struct sroce_qos_cfg *c, enum sroce_net_type t,
 	out->prio = prio;
 	out->tclass = tclass;
 	out->prio_tag = c->pfc_en & BIT(prio);
+}
+
+/**
+ * sroce_qos_classify_cnp - the priority and traffic class of a CNP
+ * @c: the device's configuration
+ * @t: its encapsulation
+ * @out: how it is sent
+ *
+ * CNPs travel on their own priority and DSCP, whatever the flow they
+ * report on.  A RoCEv2 CNP is ECN-capable, ECT(0), as ConnectX NICs send
+ * them (KUnit vector A): a switch short of room marks it rather than
+ * dropping it, and a lost CNP is a reaction lost.
+ */
+void sroce_qos_classify_cnp(const struct sroce_qos_cfg *c,
+			    enum sroce_net_type t, struct sroce_qos_class *out)
+{
+	out->prio = c->cnp_prio;
+	out->tclass = c->cnp_dscp << 2;
+	if (t != SROCE_NET_ROCE_V1)
+		out->tclass |= SROCE_ECN_ECT0;
+	out->prio_tag = c->pfc_en & BIT(out->prio);
 }
 
 /* --- Text forms ---------------------------------------------------------- */
@@ -97,8 +127,8 @@ int sroce_qos_parse_trust(const char *buf, u8 *trust, const char **why)
 	return -EINVAL;
 }
 
-/* "0,0,0,1,0,0,0,0": PFC off or on for each priority */
-int sroce_qos_parse_pfc(const char *buf, u8 *pfc_en, const char **why)
+/* "0,0,0,1,0,0,0,0": off or on for each priority (PFC, the CNP NP) */
+int sroce_qos_parse_prio_mask(const char *buf, u8 *mask, const char **why)
 {
 	char copy[SROCE_QOS_BUF_LEN], *ent[SROCE_NUM_PRIO];
 	u8 en = 0;
@@ -115,7 +145,25 @@ int sroce_qos_parse_pfc(const char *buf, u8 *pfc_en, const char **why)
 			return -EINVAL;
 		}
 	}
-	*pfc_en = en;
+	*mask = en;
+	return 0;
+}
+
+/* A whole number from 0 to @max, decimal */
+int sroce_qos_parse_uint(const char *buf, u32 max, u32 *val,
+			 const char **why)
+{
+	u32 v;
+
+	if (kstrtou32(buf, 10, &v)) {
+		*why = "not a decimal number";
+		return -EINVAL;
+	}
+	if (v > max) {
+		*why = "out of range";
+		return -EINVAL;
+	}
+	*val = v;
 	return 0;
 }
 

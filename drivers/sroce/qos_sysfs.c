@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The QoS configuration of a device and its sysfs attributes, in
- * /sys/class/infiniband/<dev>/ports/1/qos/: trust, pfc, ets, dscp2prio.
+ * /sys/class/infiniband/<dev>/ports/1/qos/: trust, pfc, ets, dscp2prio;
+ * and in .../ports/1/cc/ those of the congestion notification point:
+ * np_enable, np_cnp_dscp, np_cnp_prio, np_min_time_between_cnps.
  *
  * ib_core asks new drivers for netlink rather than device sysfs files,
  * but the rdma netlink family has no QoS command, and the port groups
  * are where ib_core lets a driver put per-port attributes.  The names and
- * forms follow what RoCE NIC users know from their vendor's QoS tool.
+ * forms follow what RoCE NIC users know from their vendor's QoS tool and
+ * congestion control parameters.
  *
  * Locking: sdev->qos is replaced whole under sdev->qos_lock (process
  * context, may sleep) and read under RCU.  A write that is refused
@@ -92,7 +95,7 @@ static ssize_t sroce_qos_store(struct ib_device *ibdev, const char *attr,
 	mutex_unlock(&sdev->qos_lock);
 	if (ret) {
 		kfree(c);
-		ibdev_info_ratelimited(ibdev, "qos/%s: %s; nothing changed\n",
+		ibdev_info_ratelimited(ibdev, "%s: %s; nothing changed\n",
 				       attr, why);
 		return ret;
 	}
@@ -113,10 +116,10 @@ static ssize_t sroce_qos_show(struct ib_device *ibdev, char *buf,
 }
 
 /*
- * The show and store methods of attribute @name, from its NAME_fmt() and
- * NAME_parse() functions.
+ * The show and store methods of attribute @name of directory @dir, from
+ * its NAME_fmt() and NAME_parse() functions.
  */
-#define SROCE_QOS_ATTR(name)						\
+#define SROCE_CFG_ATTR(dir, name)					\
 static ssize_t name##_show(struct ib_device *ibdev, u32 port,		\
 			   struct ib_port_attribute *attr, char *buf)	\
 {									\
@@ -127,7 +130,8 @@ static ssize_t name##_store(struct ib_device *ibdev, u32 port,		\
 			    struct ib_port_attribute *attr,		\
 			    const char *buf, size_t count)		\
 {									\
-	return sroce_qos_store(ibdev, #name, buf, count, name##_parse);	\
+	return sroce_qos_store(ibdev, #dir "/" #name, buf, count,	\
+			       name##_parse);				\
 }									\
 									\
 static IB_PORT_ATTR_RW(name)
@@ -146,18 +150,24 @@ static int trust_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
 	return sroce_qos_parse_trust(buf, &c->trust, why);
 }
 
-SROCE_QOS_ATTR(trust);
+SROCE_CFG_ATTR(qos, trust);
 
 /* --- pfc ----------------------------------------------------------------- */
 
-static int pfc_fmt(const struct sroce_qos_cfg *c, char *buf)
+/* "0,0,0,1,0,0,0,0": one entry per priority */
+static int prio_mask_fmt(u8 mask, char *buf)
 {
 	int p, n = 0;
 
 	for (p = 0; p < SROCE_NUM_PRIO; p++)
 		n += sysfs_emit_at(buf, n, "%s%u", p ? "," : "",
-				   !!(c->pfc_en & BIT(p)));
+				   !!(mask & BIT(p)));
 	return n + sysfs_emit_at(buf, n, "\n");
+}
+
+static int pfc_fmt(const struct sroce_qos_cfg *c, char *buf)
+{
+	return prio_mask_fmt(c->pfc_en, buf);
 }
 
 /*
@@ -171,13 +181,13 @@ static int pfc_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
 	u8 was = c->pfc_en;
 	int ret;
 
-	ret = sroce_qos_parse_pfc(buf, &c->pfc_en, why);
+	ret = sroce_qos_parse_prio_mask(buf, &c->pfc_en, why);
 	if (!ret && (was & ~c->pfc_en))
 		sroce_tx_pfc_off(sdev, was & ~c->pfc_en);
 	return ret;
 }
 
-SROCE_QOS_ATTR(pfc);
+SROCE_CFG_ATTR(qos, pfc);
 
 /* --- ets ----------------------------------------------------------------- */
 
@@ -201,7 +211,7 @@ static int ets_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
 	return ret;
 }
 
-SROCE_QOS_ATTR(ets);
+SROCE_CFG_ATTR(qos, ets);
 
 /* --- dscp2prio ----------------------------------------------------------- */
 
@@ -228,7 +238,90 @@ static int dscp2prio_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
 	return ret;
 }
 
-SROCE_QOS_ATTR(dscp2prio);
+SROCE_CFG_ATTR(qos, dscp2prio);
+
+/* --- cc: the congestion notification point ------------------------------ */
+
+static int np_enable_fmt(const struct sroce_qos_cfg *c, char *buf)
+{
+	return prio_mask_fmt(c->np_en, buf);
+}
+
+static int np_enable_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
+			   const char *buf, const char **why)
+{
+	return sroce_qos_parse_prio_mask(buf, &c->np_en, why);
+}
+
+SROCE_CFG_ATTR(cc, np_enable);
+
+static int np_cnp_dscp_fmt(const struct sroce_qos_cfg *c, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", c->cnp_dscp);
+}
+
+static int np_cnp_dscp_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
+			     const char *buf, const char **why)
+{
+	u32 v;
+	int ret;
+
+	ret = sroce_qos_parse_uint(buf, SROCE_NUM_DSCP - 1, &v, why);
+	if (!ret)
+		c->cnp_dscp = v;
+	return ret;
+}
+
+SROCE_CFG_ATTR(cc, np_cnp_dscp);
+
+static int np_cnp_prio_fmt(const struct sroce_qos_cfg *c, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", c->cnp_prio);
+}
+
+static int np_cnp_prio_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
+			     const char *buf, const char **why)
+{
+	u32 v;
+	int ret;
+
+	ret = sroce_qos_parse_uint(buf, SROCE_NUM_PRIO - 1, &v, why);
+	if (!ret)
+		c->cnp_prio = v;
+	return ret;
+}
+
+SROCE_CFG_ATTR(cc, np_cnp_prio);
+
+/* In microseconds, as the NIC parameter of the same name */
+static int np_min_time_between_cnps_fmt(const struct sroce_qos_cfg *c,
+					char *buf)
+{
+	return sysfs_emit(buf, "%u\n", c->np_min_time_us);
+}
+
+static int np_min_time_between_cnps_parse(struct sroce_dev *sdev,
+					  struct sroce_qos_cfg *c,
+					  const char *buf, const char **why)
+{
+	return sroce_qos_parse_uint(buf, SROCE_NP_MIN_TIME_US_MAX,
+				    &c->np_min_time_us, why);
+}
+
+SROCE_CFG_ATTR(cc, np_min_time_between_cnps);
+
+static struct attribute *sroce_cc_attrs[] = {
+	&ib_port_attr_np_enable.attr,
+	&ib_port_attr_np_cnp_dscp.attr,
+	&ib_port_attr_np_cnp_prio.attr,
+	&ib_port_attr_np_min_time_between_cnps.attr,
+	NULL,
+};
+
+static const struct attribute_group sroce_cc_group = {
+	.name = "cc",
+	.attrs = sroce_cc_attrs,
+};
 
 static struct attribute *sroce_qos_attrs[] = {
 	&ib_port_attr_trust.attr,
@@ -245,5 +338,6 @@ static const struct attribute_group sroce_qos_group = {
 
 const struct attribute_group *sroce_qos_port_groups[] = {
 	&sroce_qos_group,
+	&sroce_cc_group,
 	NULL,
 };

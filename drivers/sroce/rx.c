@@ -8,6 +8,7 @@
  */
 #include <linux/skbuff.h>
 
+#include <sroce/cnp.h>
 #include <sroce/qp.h>
 #include <sroce/sroce.h>
 #include <sroce/wire.h>
@@ -37,7 +38,7 @@ static void sroce_rx_dispatch(struct sroce_dev *sdev, const u8 *nh,
 	struct sroce_qp *qp;
 
 	if (sroce_opcode_has(pkt->info, SROCE_OPF_CNP)) {
-		/* congestion control (DCQCN reaction point) is not wired yet */
+		/* the DCQCN reaction point is not wired yet: counted only */
 		sroce_stats_inc(sdev, SROCE_CNT_RX_CNP);
 		return;
 	}
@@ -60,12 +61,18 @@ static void sroce_rx_dispatch(struct sroce_dev *sdev, const u8 *nh,
 		sroce_stats_inc(sdev, SROCE_CNT_RX_NO_QP);
 		return;
 	}
-	if (sroce_opcode_transport(pkt->opcode) != sroce_qp_transport(qp))
+	if (sroce_opcode_transport(pkt->opcode) != sroce_qp_transport(qp)) {
 		sroce_stats_inc(sdev, SROCE_CNT_RX_BAD_QP_TYPE);
-	else if (sroce_opcode_has(pkt->info, SROCE_OPF_REQ))
+		goto put;
+	}
+	/* connected QPs answer congestion marks, before the transport runs */
+	if (qp->type == IB_QPT_RC || qp->type == IB_QPT_UC)
+		sroce_np_rcv(qp, pkt);
+	if (sroce_opcode_has(pkt->info, SROCE_OPF_REQ))
 		sroce_resp_rcv(qp, nh, pkt);
 	else
 		sroce_comp_rcv(qp, nh, pkt);
+put:
 	sroce_qp_put(qp);
 }
 

@@ -22,6 +22,11 @@
  * for the purpose goes back to the head of its FIFO (tx_requeued): a
  * drop costs a resend, not an RC timeout.
  *
+ * Congestion notifications (cnp.c) have a short FIFO of their own, served
+ * before every priority: a CNP that waited behind the data of a congested
+ * flow would slow the reaction it asks for.  Only a PFC pause of the
+ * CNP's own priority, or its stopped netdev queue, holds it back.
+ *
  * The FIFOs push back: above SROCE_TX_HIGH_WM packets a sender is told to
  * stop and its waiter is armed; it is woken once the FIFO is down to
  * SROCE_TX_LOW_WM.  Senders that cannot stop (ACKs, READ responses) are
@@ -67,6 +72,12 @@
 #define SROCE_TX_BUDGET		256
 /* Requeues in a row of dropped packets, beyond which a drop is final */
 #define SROCE_TX_REQUEUE_MAX	16
+/*
+ * CNPs waiting: at most one per QP per np_min_time_between_cnps is made,
+ * so only a link stopped for long fills this; a CNP beyond it is dropped,
+ * and the next marked packet asks again.
+ */
+#define SROCE_TX_CTL_MAX	64
 /* Retry of stopped netdev queues, doubled while nothing can be sent */
 #define SROCE_TX_RETRY_MIN_NS	(20 * NSEC_PER_USEC)
 #define SROCE_TX_RETRY_MAX_NS	(160 * NSEC_PER_USEC)
@@ -97,6 +108,7 @@ struct sroce_tx_prio {
  * @sdev: the device
  * @lock: protects everything below but @ip_id and @waking*
  * @prio: the eight queues
+ * @ctl: congestion notifications, served before @prio
  * @sched: which priority sends next
  * @pfc: the pause clock of the priorities PFC frames paused
  * @held_stopped: the last pick held a priority back for a stopped netdev
@@ -119,6 +131,7 @@ struct sroce_tx {
 	struct sroce_dev *sdev;
 	spinlock_t lock;	/* see @lock above */
 	struct sroce_tx_prio prio[SROCE_NUM_PRIO];
+	struct sk_buff_head ctl;
 	struct sroce_txsched sched;
 	struct sroce_pfc_state pfc;
 	bool held_stopped;
@@ -231,30 +244,29 @@ static void sroce_tx_steer(struct sk_buff *skb, const struct sroce_av *av,
 }
 
 /**
- * sroce_tx_alloc() - allocate and address a packet
+ * sroce_tx_alloc_class() - allocate and address a packet of a given class
  * @sdev: the device
  * @av: where the packet goes
  * @sport: UDP source port (RoCEv2)
+ * @qc: its priority (skb->priority from here on), traffic class and tag
  * @tp_len: bytes of the transport part, BTH through pad
  * @bth: set to the transport part
  *
- * Classifies the packet by the device's QoS configuration (skb->priority
- * is its priority), builds the Ethernet header (tagged for a VLAN GID or
- * a PFC priority) and the GRH or the IP and UDP headers for a transport
- * part of @tp_len bytes plus the ICRC.
- * The caller fills all @tp_len bytes at *@bth; sroce_tx_send() adds the
- * ICRC after them.  Any context.
+ * Builds the Ethernet header (tagged for a VLAN GID or a PFC priority)
+ * and the GRH or the IP and UDP headers for a transport part of @tp_len
+ * bytes plus the ICRC.  The caller fills all @tp_len bytes at *@bth;
+ * sroce_tx_send() adds the ICRC after them.  Any context.
  *
  * Return: the skb, with skb->data at the Ethernet header, or NULL when out
  * of memory or @av / @tp_len cannot be encoded.
  */
-struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
-			       const struct sroce_av *av, u16 sport,
-			       unsigned int tp_len, void **bth)
+struct sk_buff *sroce_tx_alloc_class(struct sroce_dev *sdev,
+				     const struct sroce_av *av, u16 sport,
+				     const struct sroce_qos_class *qc,
+				     unsigned int tp_len, void **bth)
 {
 	struct net_device *ndev = sdev->ndev;
 	struct sroce_net_params np;
-	struct sroce_qos_class qc;
 	enum sroce_net_type t;
 	unsigned int hroom, nhl;
 	struct sk_buff *skb;
@@ -277,9 +289,8 @@ struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
 
 	skb_reset_network_header(skb);
 	skb_put(skb, nhl + tp_len + SROCE_ICRC_LEN);
-	sroce_qos_classify_rcu(sdev, t, av->sl, av->traffic_class, &qc);
-	skb->priority = qc.prio;
-	sroce_tx_net_params(sdev->tx, av, t, sport, qc.tclass, &np);
+	skb->priority = qc->prio;
+	sroce_tx_net_params(sdev->tx, av, t, sport, qc->tclass, &np);
 	ret = sroce_net_hdr_build(skb->data, &np, tp_len + SROCE_ICRC_LEN);
 	if (ret < 0) {
 		kfree_skb(skb);
@@ -292,9 +303,35 @@ struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
 
 	sroce_tx_eth_hdr(skb, av, proto);
 	skb_reset_mac_len(skb);
-	sroce_tx_vlan(skb, av, qc.prio_tag);
+	sroce_tx_vlan(skb, av, qc->prio_tag);
 	sroce_tx_steer(skb, av, sport);
 	return skb;
+}
+
+/**
+ * sroce_tx_alloc() - allocate and address a packet of a path
+ * @sdev: the device
+ * @av: where the packet goes
+ * @sport: UDP source port (RoCEv2)
+ * @tp_len: bytes of the transport part, BTH through pad
+ * @bth: set to the transport part
+ *
+ * sroce_tx_alloc_class() with the class the device's QoS configuration
+ * gives @av's service level and traffic class.
+ *
+ * Return: the skb, or NULL.
+ */
+struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
+			       const struct sroce_av *av, u16 sport,
+			       unsigned int tp_len, void **bth)
+{
+	struct sroce_qos_class qc;
+	enum sroce_net_type t = sroce_av_net_type(av->network_type);
+
+	if (!t)
+		return NULL;
+	sroce_qos_classify_rcu(sdev, t, av->sl, av->traffic_class, &qc);
+	return sroce_tx_alloc_class(sdev, av, sport, &qc, tp_len, bth);
 }
 
 /* --- Finishing ----------------------------------------------------------- */
@@ -503,11 +540,35 @@ static void sroce_tx_defer(struct sroce_tx *tx, struct sroce_tx_prio *q)
 }
 
 /*
+ * Under tx->lock: the CNP to send next, unless its priority is paused
+ * (@pfc) or its netdev queue stopped.  A qdisc's room is not asked: a
+ * CNP is one small packet, and holding it back would delay the very
+ * reaction that empties the queues.
+ */
+static struct sk_buff *sroce_tx_pick_ctl(struct sroce_tx *tx, u8 pfc)
+{
+	struct sk_buff *skb = skb_peek(&tx->ctl);
+	bool stopped;
+
+	if (!skb || (pfc & BIT(sroce_tx_prio_of(skb))))
+		return NULL;
+	rcu_read_lock();
+	stopped = netif_xmit_frozen_or_stopped(sroce_tx_txq(tx->sdev->ndev, skb));
+	rcu_read_unlock();
+	if (stopped) {
+		tx->held_stopped = true;
+		return NULL;
+	}
+	return __skb_dequeue(&tx->ctl);
+}
+
+/*
  * Under tx->lock: dequeue the packet to send next, or NULL when every
  * priority is empty or held back.  Sets *@wake when the dequeue brought a
- * queue with waiters down to its low watermark.
+ * queue with waiters down to its low watermark, *@ctl when it is a CNP.
  */
-static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake)
+static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
+				     bool *ctl)
 {
 	u32 head_len[SROCE_NUM_PRIO] = {};
 	u8 ready = 0, paused = 0, pfc = 0;
@@ -521,6 +582,10 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake)
 		pfc = sroce_pfc_paused(&tx->pfc, ktime_get_ns());
 	tx->held_stopped = false;
 	tx->held_qdisc = false;
+	skb = sroce_tx_pick_ctl(tx, pfc);
+	*ctl = !!skb;
+	if (skb)
+		return skb;
 	rcu_read_lock();
 	for (p = 0; p < SROCE_NUM_PRIO; p++) {
 		q = &tx->prio[p];
@@ -627,9 +692,11 @@ static void sroce_tx_congested(struct sroce_tx *tx, struct netdev_queue *txq)
  * Without tx->lock: hand @skb to the netdev, or to the receive path of the
  * device of this host it is addressed to (loopback.c), and count the
  * outcome.  A drop with no spare kept is not reported to anyone: the RC
- * transport repairs it by timeout.
+ * transport repairs it by timeout.  A CNP (@ctl) is never requeued: it
+ * has no FIFO of a priority to go back to, and the congestion it reports
+ * will be reported again.
  */
-static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb)
+static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb, bool ctl)
 {
 	u8 prio = sroce_tx_prio_of(skb);
 	unsigned int len = skb->len;
@@ -649,7 +716,7 @@ static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb)
 		sroce_stats_inc(tx->sdev, SROCE_CNT_TX_DROPS);
 	/* the queue sroce_tx_pick() resolved, which dev_queue_xmit() will */
 	txq = sroce_tx_txq_of(tx, skb);
-	spare = sroce_tx_spare(txq, skb);
+	spare = ctl ? NULL : sroce_tx_spare(txq, skb);
 	rc = dev_queue_xmit(skb);
 	if (rc == NET_XMIT_DROP && spare) {
 		sroce_tx_requeue(tx, spare);
@@ -690,6 +757,7 @@ static bool sroce_tx_purge(struct sroce_tx *tx)
 		q->stalled = false;
 		wake |= !list_empty(&q->waiters);
 	}
+	skb_queue_splice_init(&tx->ctl, &dropped);
 	if (skb_queue_len(&dropped))
 		sroce_stats_add(tx->sdev, SROCE_CNT_TX_DROPS,
 				skb_queue_len(&dropped));
@@ -701,6 +769,8 @@ static bool sroce_tx_pending(const struct sroce_tx *tx)
 {
 	int p;
 
+	if (skb_queue_len(&tx->ctl))
+		return true;
 	for (p = 0; p < SROCE_NUM_PRIO; p++)
 		if (skb_queue_len(&tx->prio[p].skbs))
 			return true;
@@ -760,8 +830,8 @@ static void sroce_tx_reschedule(struct sroce_tx *tx, enum sroce_tx_ctx ctx,
 static void sroce_tx_drain(struct sroce_tx *tx, enum sroce_tx_ctx ctx)
 {
 	unsigned int sent = 0;
+	bool wake = false, ctl;
 	struct sk_buff *skb;
-	bool wake = false;
 
 	spin_lock_bh(&tx->lock);
 	if (tx->draining || tx->dead) {
@@ -774,11 +844,11 @@ static void sroce_tx_drain(struct sroce_tx *tx, enum sroce_tx_ctx ctx)
 		wake = sroce_tx_purge(tx);
 
 	while (sent < SROCE_TX_BUDGET && !tx->dead) {
-		skb = sroce_tx_pick(tx, &wake);
+		skb = sroce_tx_pick(tx, &wake, &ctl);
 		if (!skb)
 			break;
 		spin_unlock_bh(&tx->lock);
-		sroce_tx_xmit(tx, skb);
+		sroce_tx_xmit(tx, skb, ctl);
 		sent++;
 		spin_lock_bh(&tx->lock);
 	}
@@ -845,6 +915,16 @@ static enum hrtimer_restart sroce_tx_retry(struct hrtimer *timer)
 
 /* --- Entry points -------------------------------------------------------- */
 
+/* What every packet goes through before it is queued */
+static int sroce_tx_prepare(struct sroce_dev *sdev, struct sk_buff *skb)
+{
+	if (!sdev->tx)
+		return -ENODEV;
+	if (!sroce_tx_link_up(sdev->ndev))
+		return -ENETDOWN;
+	return sroce_tx_finish(skb, sroce_tx_prio_of(skb));
+}
+
 /**
  * sroce_tx_send() - finish a packet and queue it for transmission
  * @sdev: the device
@@ -871,15 +951,7 @@ int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb,
 	bool drop;
 	int ret;
 
-	if (!tx) {
-		ret = -ENODEV;
-		goto free;
-	}
-	if (!sroce_tx_link_up(sdev->ndev)) {
-		ret = -ENETDOWN;
-		goto free;
-	}
-	ret = sroce_tx_finish(skb, prio);
+	ret = sroce_tx_prepare(sdev, skb);
 	if (ret)
 		goto free;
 
@@ -898,6 +970,45 @@ int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb,
 
 	sroce_tx_drain(tx, SROCE_TX_CTX_SEND);
 	return ret;
+
+free:
+	sroce_stats_inc(sdev, SROCE_CNT_TX_DROPS);
+	kfree_skb(skb);
+	return ret;
+}
+
+/**
+ * sroce_tx_send_ctl() - finish a CNP and send it ahead of the data
+ * @sdev: the device
+ * @skb: a packet of sroce_tx_alloc_class(), transport part filled in
+ *
+ * Like sroce_tx_send(), but @skb goes to the CNP queue, which the drain
+ * serves before every priority.  Context: softirq or process, no QP lock
+ * needed or held by the callers.
+ *
+ * Return: 0 when queued; -ENOBUFS when the CNP queue is full, or the
+ * errors of sroce_tx_send(); @skb is consumed in every case.
+ */
+int sroce_tx_send_ctl(struct sroce_dev *sdev, struct sk_buff *skb)
+{
+	struct sroce_tx *tx = sdev->tx;
+	int ret;
+
+	ret = sroce_tx_prepare(sdev, skb);
+	if (ret)
+		goto free;
+	spin_lock_bh(&tx->lock);
+	if (tx->dead)
+		ret = -ENODEV;
+	else if (skb_queue_len(&tx->ctl) >= SROCE_TX_CTL_MAX)
+		ret = -ENOBUFS;
+	else
+		__skb_queue_tail(&tx->ctl, skb);
+	spin_unlock_bh(&tx->lock);
+	if (ret)
+		goto free;
+	sroce_tx_drain(tx, SROCE_TX_CTX_SEND);
+	return 0;
 
 free:
 	sroce_stats_inc(sdev, SROCE_CNT_TX_DROPS);
@@ -1052,6 +1163,7 @@ int sroce_tx_init(struct sroce_dev *sdev)
 		__skb_queue_head_init(&tx->prio[p].skbs);
 		INIT_LIST_HEAD(&tx->prio[p].waiters);
 	}
+	__skb_queue_head_init(&tx->ctl);
 	sroce_txsched_init(&tx->sched);
 	sroce_txroom_init(&tx->room);
 	qos = rcu_dereference_protected(sdev->qos, true);

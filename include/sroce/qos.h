@@ -45,6 +45,11 @@ enum sroce_trust {
  * @tsa: per priority, enum sroce_tsa
  * @weight: per ETS priority, its share in percent (ETS ones sum to 100);
  *	0 for strict ones
+ * @np_en: bit p set if a congestion-marked packet of a QP of priority p
+ *	makes that QP send a CNP (the DCQCN notification point, cnp.h)
+ * @cnp_dscp: the DSCP of the CNPs sent (RoCEv2)
+ * @cnp_prio: the priority of the CNPs sent
+ * @np_min_time_us: per QP, at least this many microseconds between CNPs
  */
 struct sroce_qos_cfg {
 	struct rcu_head rcu;
@@ -53,7 +58,25 @@ struct sroce_qos_cfg {
 	u8 dscp2prio[SROCE_NUM_DSCP];
 	u8 tsa[SROCE_NUM_PRIO];
 	u8 weight[SROCE_NUM_PRIO];
+	u8 np_en;
+	u8 cnp_dscp;
+	u8 cnp_prio;
+	u32 np_min_time_us;
 };
+
+/*
+ * CNP defaults.  DSCP 48 is what ConnectX NICs send CNPs with (a capture
+ * of one is KUnit vector A).  Priority 6 keeps CNPs off the priorities
+ * RoCE data usually travels on (3, or 0 untagged), so they do not queue
+ * behind it in switches either.  50 us between CNPs of one QP is the
+ * DCQCN paper's N (Zhu et al., SIGCOMM 2015): one CNP per window that saw
+ * marks, at a cost bounded per QP whatever the marking rate.
+ */
+#define SROCE_CNP_DSCP_DEFAULT		48
+#define SROCE_CNP_PRIO_DEFAULT		6
+#define SROCE_NP_MIN_TIME_US_DEFAULT	50
+/* np_min_time_between_cnps up to one second */
+#define SROCE_NP_MIN_TIME_US_MAX	1000000
 
 /**
  * struct sroce_qos_class - how one packet is sent
@@ -71,6 +94,8 @@ struct sroce_qos_class {
 void sroce_qos_cfg_default(struct sroce_qos_cfg *c);
 void sroce_qos_classify(const struct sroce_qos_cfg *c, enum sroce_net_type t,
 			u8 sl, u8 tclass, struct sroce_qos_class *out);
+void sroce_qos_classify_cnp(const struct sroce_qos_cfg *c,
+			    enum sroce_net_type t, struct sroce_qos_class *out);
 
 /*
  * The text forms of the sysfs attributes (qos_sysfs.c).  A parser either
@@ -78,7 +103,9 @@ void sroce_qos_classify(const struct sroce_qos_cfg *c, enum sroce_net_type t,
  * alone, and points *@why at a reason for the log.
  */
 int sroce_qos_parse_trust(const char *buf, u8 *trust, const char **why);
-int sroce_qos_parse_pfc(const char *buf, u8 *pfc_en, const char **why);
+int sroce_qos_parse_prio_mask(const char *buf, u8 *mask, const char **why);
+int sroce_qos_parse_uint(const char *buf, u32 max, u32 *val,
+			 const char **why);
 int sroce_qos_parse_ets(const char *buf, u8 tsa[SROCE_NUM_PRIO],
 			u8 weight[SROCE_NUM_PRIO], const char **why);
 int sroce_qos_parse_dscp2prio(const char *buf, u8 *dscp, u8 *prio,

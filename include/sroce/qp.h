@@ -460,6 +460,8 @@ struct sroce_resp {
  *	the flush completes WQEs already DONE with their own status
  * @rq_flushing: the same for the RQ (under resp.lock)
  * @flush_work: retries an SQ flush that found the completer delivering
+ * @np_last_cnp_ns: when this QP last sent a CNP, 0 if never (cnp.c; set
+ *	without a lock, by compare and exchange)
  */
 struct sroce_qp {
 	struct ib_qp ibqp;
@@ -508,6 +510,7 @@ struct sroce_qp {
 	bool sq_flushing;
 	bool rq_flushing;
 	struct delayed_work flush_work;
+	atomic64_t np_last_cnp_ns;
 };
 
 static inline struct sroce_qp *to_sqp(struct ib_qp *ibqp)
@@ -742,6 +745,12 @@ void sroce_tx_fini(struct sroce_dev *sdev);
 struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
 			       const struct sroce_av *av, u16 sport,
 			       unsigned int tp_len, void **bth);
+struct sroce_qos_class;
+/* The same with the class given rather than looked up from @av (CNPs) */
+struct sk_buff *sroce_tx_alloc_class(struct sroce_dev *sdev,
+				     const struct sroce_av *av, u16 sport,
+				     const struct sroce_qos_class *qc,
+				     unsigned int tp_len, void **bth);
 /*
  * Finish @skb (ICRC, checksums, PCP) and queue it on its priority, which
  * sroce_tx_alloc() chose.  Returns 0 when queued; 1 when queued but the priority's queue is above
@@ -752,6 +761,11 @@ struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
  */
 int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb,
 		  struct sroce_tx_waiter *w);
+/*
+ * Finish a CNP and queue it ahead of all data; 0 or a negative errno, the
+ * skb consumed in every case.  No QP lock may be held.
+ */
+int sroce_tx_send_ctl(struct sroce_dev *sdev, struct sk_buff *skb);
 /* Take @w off its wait list, if it is on one (destroy, error) */
 void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w);
 /*

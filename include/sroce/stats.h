@@ -48,6 +48,8 @@ enum sroce_counter {
 	SROCE_CNT_QP_ERRORS,		/* QPs the transport moved to error */
 	SROCE_CNT_RX_PFC_MALFORMED,	/* MAC Control frames short or unknown */
 	SROCE_CNT_TX_REQUEUED,		/* dropped by a qdisc, queued again */
+	SROCE_CNT_NP_ECN_MARKED,	/* CE / FECN packets of RC and UC QPs */
+	SROCE_CNT_NP_CNP_SENT,		/* CNPs queued to the peer */
 	/* what tx_packets and tx_bytes count, per priority 0..7 */
 	SROCE_CNT_TX_PRIO0_PACKETS,
 	SROCE_CNT_TX_PRIO0_BYTES = SROCE_CNT_TX_PRIO0_PACKETS + SROCE_STATS_NUM_PRIO,

@@ -1,0 +1,254 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The DCQCN notification point in one guest, over the veth rig of
+# sroce-lib.sh (sroce1 on n1 in ns1, sroce2 on n2 in ns2):
+#  - the cc/ attributes of a port (np_enable, np_cnp_dscp, np_cnp_prio,
+#    np_min_time_between_cnps): their defaults, bad values refused with
+#    EINVAL and a log line and nothing changed, good ones taken;
+#  - congestion marks made by tc on the wire (pedit: the IP ECN field set
+#    to CE for RoCEv2 over IPv4 and IPv6, the BTH FECN bit for RoCEv1) on
+#    every request of an ib_write_bw from sroce1 to sroce2: sroce2 counts
+#    each marked packet, sends CNPs to sroce1's QP, no two closer than
+#    np_min_time_between_cnps, with the DSCP and priority (its tag, PFC
+#    being on for it) configured; sroce1 counts every one received; the
+#    capture shows each well formed (cnp_wire.py);
+#  - marked READ responses of an ib_read_bw: the requester, sroce1, sends
+#    the CNPs, to sroce2's QP, with the default DSCP and untagged;
+#  - np_enable off for the flow's priority: marks counted, no CNP;
+#  - the checker shown to catch a CNP without BECN, a wrong DSCP and CNPs
+#    paced at half the interval.
+set -u
+# v4_gid, v6_gid and sroce-lib.sh's helpers
+# shellcheck source=scripts/tests/rdma-pair-lib.sh
+. "$SROCE_REPO/scripts/tests/rdma-pair-lib.sh"
+
+CNP_WIRE="/usr/bin/python3 $SROCE_REPO/scripts/tests/cnp_wire.py"
+# SROCE_CC_KINDS: the WRITE runs' GID kinds (default all three); the
+# checker's self-test uses the first one's capture
+kinds=${SROCE_CC_KINDS:-v2-ipv4 v2-ipv6 v1}
+kinds=${kinds//,/ }
+read -ra kind_list <<<"$kinds"
+# 2 s flows, and 20 ms between CNPs: a hundred or so, where a CNP per
+# marked packet would be thousands
+secs=2
+min_us=20000
+
+# the rig; defaults 4, refusals 5 and one look after them, writes 3; per
+# kind the tool, two counts and cnp_wire's 4; READ 7; disabled 3; the
+# checker's self-test
+t_plan $((1 + 4 + 5 + 1 + 3 + ${#kind_list[@]} * 7 + 7 + 3 + 1))
+
+sroce_load
+t_check "two links on a veth pair" veth_links
+for m in sch_ingress act_pedit act_csum cls_flower cls_matchall; do
+	modprobe "$m" || log "modprobe $m failed"
+done
+
+cdir() {
+	echo "/sys/class/infiniband/$1/ports/1/cc"
+}
+c2=$(cdir sroce2)
+
+# --- the attributes ---------------------------------------------------------
+
+t_attr() {
+	local name=$1 attr=$2 want=$3 got
+	got=$(cat "$c2/$attr")
+	if [ "$got" = "$want" ]; then
+		t_ok "$name"
+	else
+		t_fail "$name" "$attr is '$got', want '$want'"
+	fi
+}
+
+t_attr "cc defaults: CNPs on every priority" np_enable 1,1,1,1,1,1,1,1
+t_attr "cc defaults: CNP DSCP 48" np_cnp_dscp 48
+t_attr "cc defaults: CNP priority 6" np_cnp_prio 6
+t_attr "cc defaults: 50 us between CNPs" np_min_time_between_cnps 50
+
+# t_cc_refuse ATTR VALUE LOGTEXT: writing VALUE fails with EINVAL and logs
+# LOGTEXT
+t_cc_refuse() {
+	local attr=$1 value=$2 logtext=$3 name out
+	name="cc/$attr refuses '$value'"
+	dmesg -C
+	if out=$(bash -c 'echo "$1" >"$2"' _ "$value" "$c2/$attr" 2>&1); then
+		t_fail "$name" "the write succeeded"
+	elif ! grep -q "Invalid argument" <<<"$out"; then
+		t_fail "$name" "wanted EINVAL, got '$out'"
+	elif ! dmesg | grep -qF -- "cc/$attr: $logtext; nothing changed"; then
+		t_fail "$name" "no 'cc/$attr: $logtext' in the kernel log: $(dmesg | tail -n 2)"
+	else
+		t_ok "$name"
+	fi
+}
+
+before=$(cat "$c2"/* "$(dirname "$c2")"/qos/*)
+t_cc_refuse np_cnp_dscp 64 "out of range"
+t_cc_refuse np_cnp_prio 8 "out of range"
+t_cc_refuse np_min_time_between_cnps 1000001 "out of range"
+t_cc_refuse np_min_time_between_cnps 1ms "not a decimal number"
+t_cc_refuse np_enable 1,1 "fewer than 8 entries, one per priority"
+after=$(cat "$c2"/* "$(dirname "$c2")"/qos/*)
+[ "$before" = "$after" ] && t_ok "the refused writes changed nothing" ||
+	t_fail "the refused writes changed nothing" "$(diff <(echo "$before") <(echo "$after") | tr '\n' ' ')"
+
+# cc_set DEV ATTR VALUE
+cc_set() {
+	echo "$3" >"$(cdir "$1")/$2"
+}
+
+t_check "cc/np_cnp_dscp takes 46" bash -c "echo 46 >$c2/np_cnp_dscp && [ \"\$(cat $c2/np_cnp_dscp)\" = 46 ]"
+t_check "cc/np_cnp_prio takes 5" bash -c "echo 5 >$c2/np_cnp_prio && [ \"\$(cat $c2/np_cnp_prio)\" = 5 ]"
+t_check "cc/np_min_time_between_cnps takes $min_us" \
+	bash -c "echo $min_us >$c2/np_min_time_between_cnps && [ \"\$(cat $c2/np_min_time_between_cnps)\" = $min_us ]"
+cc_set sroce1 np_min_time_between_cnps "$min_us"
+# PFC on for the CNPs' priority: they leave priority-tagged with its PCP
+echo 0,0,0,0,0,1,0,0 >"$(dirname "$c2")/qos/pfc"
+
+# --- congestion marks ------------------------------------------------------
+
+# mark NS DEV: set CE on the RoCE packets leaving DEV: the ECN field of
+# RoCEv2 over IPv4 (and its header checksum) and over IPv6 (bits 20-21 of
+# the first word), and FECN, the top bit of the BTH's fifth byte, 44 bytes
+# into a RoCEv1 packet (after the GRH).
+mark() {
+	local ns=$1 dev=$2
+	ip netns exec "$ns" tc qdisc add dev "$dev" clsact &&
+		ip netns exec "$ns" tc filter add dev "$dev" egress protocol ip \
+			flower ip_proto udp dst_port 4791 \
+			action pedit ex munge ip dsfield set 3 retain 3 pipe action csum ip &&
+		ip netns exec "$ns" tc filter add dev "$dev" egress protocol ipv6 \
+			flower ip_proto udp dst_port 4791 \
+			action pedit munge offset 0 u32 set 0x00300000 retain 0x00300000 &&
+		ip netns exec "$ns" tc filter add dev "$dev" egress protocol 0x8915 matchall \
+			action pedit munge offset 44 u8 set 0x80 retain 0x80
+}
+
+unmark() {
+	ip netns exec "$1" tc qdisc del dev "$2" clsact
+}
+
+gid_of() {
+	local dev=$1 i=$2 kind=$3
+	case $kind in
+	v2-ipv4) gid_index "$dev" "$(v4_gid "198.51.100.1$i")" "RoCE v2" ;;
+	v2-ipv6) gid_index "$dev" "$(v6_gid "2001:db8:1::1$i")" "RoCE v2" ;;
+	v1) gid_index "$dev" "$(v6_gid "2001:db8:1::1$i")" "IB/RoCE v1" ;;
+	esac
+}
+
+port=18600
+# run_flow NAME TOOL KIND: TOOL from ns1 (sroce1) to ns2 (sroce2) over
+# KIND's GIDs, captured on n2 into /tmp/cc.pcapng; sets srv_qpn and
+# cli_qpn, the QPNs the server and the client used
+run_flow() {
+	local name=$1 tool=$2 kind=$3 ga gb srv cap_pid rc
+	ga=$(gid_of sroce1 1 "$kind") && gb=$(gid_of sroce2 2 "$kind") ||
+		log "$name: no $kind GIDs"
+	ip netns exec ns2 dumpcap -q -s 128 -i n2 -w /tmp/cc.pcapng 2>/tmp/dumpcap.err &
+	cap_pid=$!
+	wait_for 10 test -s /tmp/cc.pcapng || log "$name: dumpcap: $(cat /tmp/dumpcap.err)"
+	local args=(-s 1024 -D "$secs" -F -p "$port")
+	ip netns exec ns2 timeout 120 "$tool" -d sroce2 -x "${gb:-0}" "${args[@]}" \
+		>/tmp/cc.srv.log 2>&1 &
+	srv=$!
+	wait_for 20 bash -c "ip netns exec ns2 ss -ltn | grep -q ':$port '"
+	timeout 120 ip netns exec ns1 "$tool" -d sroce1 -x "${ga:-0}" "${args[@]}" \
+		198.51.100.12 >/tmp/cc.cli.log 2>&1
+	rc=$?
+	wait "$srv" || rc=1
+	port=$((port + 1))
+	sleep 0.5
+	kill -INT "$cap_pid"
+	wait "$cap_pid"
+	srv_qpn=$(awk '$1 == "local" { print $6 }' /tmp/cc.srv.log)
+	cli_qpn=$(awk '$1 == "local" { print $6 }' /tmp/cc.cli.log)
+	t_status "$name: $tool completed" "$rc" "$(tail -n 2 /tmp/cc.cli.log /tmp/cc.srv.log)"
+}
+
+cnp_fields() {
+	tshark -r /tmp/cc.pcapng -T fields -E separator=/t -E occurrence=f \
+		-e frame.time_epoch -e eth.src -e vlan.priority \
+		-e ip.dsfield.dscp -e ip.dsfield.ecn -e ipv6.tclass.dscp -e ipv6.tclass.ecn \
+		-e infiniband.grh.tclass -e infiniband.bth.opcode -e infiniband.reserved \
+		-e infiniband.bth.destqp -e _ws.malformed \
+		>"$1" 2>/tmp/tshark.err || log "tshark: $(tail -n 3 /tmp/tshark.err)"
+}
+
+# np_counts NP RP: the marked packets and received packets of NP, the
+# CNPs it sent, and those RP received
+np_counts() {
+	echo "$(counter "$1" np_ecn_marked_roce_packets) $(counter "$1" rx_packets)" \
+		"$(counter "$1" np_cnp_sent) $(counter "$2" rx_cnp_packets)"
+}
+
+# judge NAME NP RP BEFORE AFTER: every packet NP received was marked
+# (all it receives in these runs crossed the marking qdisc), and what it
+# sent RP received
+judge_counts() {
+	local name=$1 np=$2 rp=$3 m0 r0 s0 c0 m1 r1 s1 c1
+	read -r m0 r0 s0 c0 <<<"$4"
+	read -r m1 r1 s1 c1 <<<"$5"
+	sent=$((s1 - s0))
+	[ $((m1 - m0)) -gt 0 ] && [ $((m1 - m0)) = $((r1 - r0)) ] &&
+		t_ok "$name: $np counted all $((m1 - m0)) packets it received as marked" ||
+		t_fail "$name: $np counted every packet it received as marked" \
+			"$((m1 - m0)) marked of $((r1 - r0))"
+	[ "$sent" -gt 0 ] && [ "$sent" = $((c1 - c0)) ] &&
+		t_ok "$name: $np sent $sent CNPs, $rp received them all" ||
+		t_fail "$name: $np sent CNPs, $rp received them all" \
+			"$sent sent, $((c1 - c0)) received"
+}
+
+mac1=$(ip netns exec ns1 cat /sys/class/net/n1/address)
+mac2=$(ip netns exec ns2 cat /sys/class/net/n2/address)
+mark ns1 n1 || log "tc could not mark on n1"
+for kind in "${kind_list[@]}"; do
+	name="WRITE $kind"
+	b=$(np_counts sroce2 sroce1)
+	run_flow "$name" ib_write_bw "$kind"
+	judge_counts "$name" sroce2 sroce1 "$b" "$(np_counts sroce2 sroce1)"
+	cnp_fields "/tmp/cc.$kind.fields"
+	wargs=("/tmp/cc.$kind.fields" --name "$name" --kind "$kind" --src "$mac2"
+		--count "$sent" --destqp "${cli_qpn:-0}" --dscp 46 --pcp 5 --min-us "$min_us")
+	$CNP_WIRE "${wargs[@]}" >/tmp/cc.wire 2>&1
+	t_program cnp_wire /tmp/cc.wire $?
+	if [ "$kind" = "${kind_list[0]}" ]; then
+		$CNP_WIRE "${wargs[@]}" --corrupt >/tmp/cc.corrupt 2>&1
+		verdicts=$(cut -d' ' -f1 /tmp/cc.corrupt | tr '\n' ' ')
+		[ "$verdicts" = "FAIL FAIL FAIL FAIL " ] &&
+			t_ok "cnp_wire catches a CNP without BECN, a wrong DSCP, pacing too fast" ||
+			t_fail "cnp_wire catches a CNP without BECN, a wrong DSCP, pacing too fast" \
+				"$(tr '\n' ' ' </tmp/cc.corrupt)"
+	fi
+done
+unmark ns1 n1
+
+# READ responses marked on their way back: the requester answers
+mark ns2 n2 || log "tc could not mark on n2"
+name="READ v2-ipv4"
+b=$(np_counts sroce1 sroce2)
+run_flow "$name" ib_read_bw v2-ipv4
+judge_counts "$name" sroce1 sroce2 "$b" "$(np_counts sroce1 sroce2)"
+cnp_fields /tmp/cc.read.fields
+$CNP_WIRE /tmp/cc.read.fields --name "$name" --kind v2-ipv4 --src "$mac1" \
+	--count "$sent" --destqp "${srv_qpn:-0}" --dscp 48 --pcp none --min-us "$min_us" \
+	>/tmp/cc.wire 2>&1
+t_program cnp_wire /tmp/cc.wire $?
+unmark ns2 n2
+
+# the notification point off for the flow's priority (0)
+mark ns1 n1 || log "tc could not mark on n1"
+cc_set sroce2 np_enable 0,1,1,1,1,1,1,1
+name="np_enable off"
+b=$(np_counts sroce2 sroce1)
+run_flow "$name" ib_write_bw v2-ipv4
+read -r m0 _ s0 _ <<<"$b"
+read -r m1 _ s1 _ <<<"$(np_counts sroce2 sroce1)"
+t_check "$name: marks still counted ($((m1 - m0)))" test $((m1 - m0)) -gt 0
+t_check "$name: no CNP sent ($((s1 - s0)))" test "$s1" = "$s0"
+unmark ns1 n1
+
+t_done
