@@ -51,6 +51,37 @@ static void sroce_qos_ecn_bits_dropped(struct kunit *test)
 	}
 }
 
+/*
+ * With the reaction point on for its priority, a RoCEv2 packet is ECT(0)
+ * whatever ECN bits the user's traffic class had; on other priorities,
+ * and over RoCEv1, nothing changes.
+ */
+static void sroce_qos_ect_with_rp(struct kunit *test)
+{
+	struct sroce_qos_class qc;
+	struct sroce_qos_cfg c;
+	int tc;
+
+	sroce_qos_cfg_default(&c);
+	KUNIT_EXPECT_EQ(test, c.rp_en, 0);
+	c.rp_en = BIT(3);
+	for (tc = 0; tc < 256; tc++) {
+		sroce_qos_classify(&c, SROCE_NET_ROCE_V2_IPV4, 3, tc, &qc);
+		KUNIT_EXPECT_EQ(test, qc.tclass, (tc & 0xfc) | SROCE_ECN_ECT0);
+		sroce_qos_classify(&c, SROCE_NET_ROCE_V2_IPV6, 3, tc, &qc);
+		KUNIT_EXPECT_EQ(test, qc.tclass, (tc & 0xfc) | SROCE_ECN_ECT0);
+		sroce_qos_classify(&c, SROCE_NET_ROCE_V2_IPV4, 2, tc, &qc);
+		KUNIT_EXPECT_EQ(test, qc.tclass, tc & 0xfc);
+		sroce_qos_classify(&c, SROCE_NET_ROCE_V1, 3, tc, &qc);
+		KUNIT_EXPECT_EQ(test, qc.tclass, tc);
+	}
+	/* in DSCP trust the priority, and so ECT, follows the DSCP */
+	c.trust = SROCE_TRUST_DSCP;
+	sroce_qos_classify(&c, SROCE_NET_ROCE_V2_IPV4, 0, 26 << 2, &qc);
+	KUNIT_EXPECT_EQ(test, qc.prio, 3);
+	KUNIT_EXPECT_EQ(test, qc.tclass, (26 << 2) | SROCE_ECN_ECT0);
+}
+
 static void sroce_qos_trust_dscp(struct kunit *test)
 {
 	struct sroce_qos_class qc;
@@ -303,6 +334,7 @@ static struct kunit_case sroce_qos_cases[] = {
 	KUNIT_CASE(sroce_qos_trust_dscp),
 	KUNIT_CASE(sroce_qos_prio_tag_on_pfc),
 	KUNIT_CASE(sroce_qos_parse_trust_forms),
+	KUNIT_CASE(sroce_qos_ect_with_rp),
 	KUNIT_CASE(sroce_qos_parse_prio_mask_forms),
 	KUNIT_CASE(sroce_qos_parse_uint_forms),
 	KUNIT_CASE(sroce_qos_cnp_class),

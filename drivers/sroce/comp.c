@@ -768,6 +768,8 @@ void sroce_comp_stop(struct sroce_qp *qp)
 	/* runs that began before qp->dead was set are over after this */
 	spin_lock_bh(&qp->sq_lock);
 	spin_unlock_bh(&qp->sq_lock);
+	/* no requester arms the pace timer now; it must not queue req_work */
+	sroce_rp_stop(qp);
 
 	if (comp_set) {
 		timer_shutdown_sync(&qp->comp.retrans_timer);

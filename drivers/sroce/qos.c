@@ -33,6 +33,14 @@ void sroce_qos_cfg_default(struct sroce_qos_cfg *c)
 	c->cnp_dscp = SROCE_CNP_DSCP_DEFAULT;
 	c->cnp_prio = SROCE_CNP_PRIO_DEFAULT;
 	c->np_min_time_us = SROCE_NP_MIN_TIME_US_DEFAULT;
+	/*
+	 * The reaction point starts off: it slows QPs down, and claims ECN
+	 * capability for their packets, which a switch then marks instead
+	 * of dropping; on by default once it has shown it shares a
+	 * congested link fairly.
+	 */
+	c->rp_en = 0;
+	sroce_dcqcn_rp_params_default(&c->rp);
 }
 
 /**
@@ -52,6 +60,9 @@ void sroce_qos_classify(const struct sroce_qos_cfg *c, enum sroce_net_type t,
 		tclass &= ~SROCE_ECN_MASK;
 		if (c->trust == SROCE_TRUST_DSCP)
 			prio = c->dscp2prio[tclass >> 2];
+		/* ECN-capable only where CNPs are acted on (RFC 3168 6.1) */
+		if (c->rp_en & BIT(prio))
+			tclass |= SROCE_ECN_ECT0;
 	}
 	out->prio = prio;
 	out->tclass = tclass;

@@ -2,8 +2,9 @@
 /*
  * The QoS configuration of a device and its sysfs attributes, in
  * /sys/class/infiniband/<dev>/ports/1/qos/: trust, pfc, ets, dscp2prio;
- * and in .../ports/1/cc/ those of the congestion notification point:
- * np_enable, np_cnp_dscp, np_cnp_prio, np_min_time_between_cnps.
+ * and in .../ports/1/cc/ those of congestion control: the notification
+ * point's np_enable, np_cnp_dscp, np_cnp_prio, np_min_time_between_cnps,
+ * the reaction point's rp_enable and its parameters rp_* (dcqcn.h).
  *
  * ib_core asks new drivers for netlink rather than device sysfs files,
  * but the rdma netlink family has no QoS command, and the port groups
@@ -310,11 +311,155 @@ static int np_min_time_between_cnps_parse(struct sroce_dev *sdev,
 
 SROCE_CFG_ATTR(cc, np_min_time_between_cnps);
 
+/* --- cc: the reaction point ---------------------------------------------- */
+
+static int rp_enable_fmt(const struct sroce_qos_cfg *c, char *buf)
+{
+	return prio_mask_fmt(c->rp_en, buf);
+}
+
+static int rp_enable_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
+			   const char *buf, const char **why)
+{
+	return sroce_qos_parse_prio_mask(buf, &c->rp_en, why);
+}
+
+SROCE_CFG_ATTR(cc, rp_enable);
+
+/* The reaction point's parameters by name, all u32 */
+#define SROCE_RP_FIELD(f) { #f, offsetof(struct sroce_dcqcn_rp_params, f) }
+static const struct {
+	const char *name;
+	size_t off;
+} sroce_rp_fields[] = {
+	SROCE_RP_FIELD(rp_clamp_tgt_rate),
+	SROCE_RP_FIELD(rp_clamp_tgt_rate_ati),
+	SROCE_RP_FIELD(rp_time_reset),
+	SROCE_RP_FIELD(rp_byte_reset),
+	SROCE_RP_FIELD(rp_threshold),
+	SROCE_RP_FIELD(rp_ai_rate),
+	SROCE_RP_FIELD(rp_hai_rate),
+	SROCE_RP_FIELD(rp_max_rate),
+	SROCE_RP_FIELD(rp_min_rate),
+	SROCE_RP_FIELD(rp_min_dec_fac),
+	SROCE_RP_FIELD(rp_rate_to_set_on_first_cnp),
+	SROCE_RP_FIELD(rp_dce_tcp_g),
+	SROCE_RP_FIELD(rp_dce_tcp_rtt),
+	SROCE_RP_FIELD(rp_rate_reduce_monitor_period),
+	SROCE_RP_FIELD(rp_initial_alpha_value),
+};
+
+/* Where parameter @name sits in struct sroce_dcqcn_rp_params */
+static int rp_field_off(const char *name, size_t *off)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sroce_rp_fields); i++) {
+		if (!strcmp(sroce_rp_fields[i].name, name)) {
+			*off = sroce_rp_fields[i].off;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int rp_param_fmt(const struct sroce_qos_cfg *c, const char *name,
+			char *buf)
+{
+	size_t off;
+
+	if (rp_field_off(name, &off))
+		return -EINVAL;
+	return sysfs_emit(buf, "%u\n",
+			  *(const u32 *)((const u8 *)&c->rp + off));
+}
+
+/*
+ * Set parameter @name of @c to the number in @buf, if the parameters
+ * stay valid with it (sroce_dcqcn_rp_params_check()).
+ */
+static int rp_param_parse(struct sroce_qos_cfg *c, const char *name,
+			  const char *buf, const char **why)
+{
+	const char *bad;
+	u32 v, old, *field;
+	size_t off;
+	int ret;
+
+	if (rp_field_off(name, &off))
+		return -EINVAL;
+	field = (u32 *)((u8 *)&c->rp + off);
+	ret = sroce_qos_parse_uint(buf, U32_MAX, &v, why);
+	if (ret)
+		return ret;
+	old = *field;
+	*field = v;
+	if (!sroce_dcqcn_rp_params_check(&c->rp, &bad))
+		return 0;
+	*field = old;
+	/* the one rule across parameters: rp_min_rate <= rp_max_rate */
+	if (strcmp(bad, name))
+		*why = "rp_min_rate would exceed rp_max_rate";
+	else if (field == &c->rp.rp_min_rate)
+		*why = "out of range, or above rp_max_rate";
+	else
+		*why = "out of range";
+	return -EINVAL;
+}
+
+/* The attribute of reaction point parameter @field, in decimal */
+#define SROCE_RP_ATTR(field)						\
+static int field##_fmt(const struct sroce_qos_cfg *c, char *buf)	\
+{									\
+	return rp_param_fmt(c, #field, buf);				\
+}									\
+									\
+static int field##_parse(struct sroce_dev *sdev,			\
+			 struct sroce_qos_cfg *c, const char *buf,	\
+			 const char **why)				\
+{									\
+	return rp_param_parse(c, #field, buf, why);			\
+}									\
+									\
+SROCE_CFG_ATTR(cc, field)
+
+SROCE_RP_ATTR(rp_clamp_tgt_rate);
+SROCE_RP_ATTR(rp_clamp_tgt_rate_ati);
+SROCE_RP_ATTR(rp_time_reset);
+SROCE_RP_ATTR(rp_byte_reset);
+SROCE_RP_ATTR(rp_threshold);
+SROCE_RP_ATTR(rp_ai_rate);
+SROCE_RP_ATTR(rp_hai_rate);
+SROCE_RP_ATTR(rp_max_rate);
+SROCE_RP_ATTR(rp_min_rate);
+SROCE_RP_ATTR(rp_min_dec_fac);
+SROCE_RP_ATTR(rp_rate_to_set_on_first_cnp);
+SROCE_RP_ATTR(rp_dce_tcp_g);
+SROCE_RP_ATTR(rp_dce_tcp_rtt);
+SROCE_RP_ATTR(rp_rate_reduce_monitor_period);
+SROCE_RP_ATTR(rp_initial_alpha_value);
+
 static struct attribute *sroce_cc_attrs[] = {
 	&ib_port_attr_np_enable.attr,
 	&ib_port_attr_np_cnp_dscp.attr,
 	&ib_port_attr_np_cnp_prio.attr,
 	&ib_port_attr_np_min_time_between_cnps.attr,
+	&ib_port_attr_rp_enable.attr,
+	&ib_port_attr_rp_clamp_tgt_rate.attr,
+	&ib_port_attr_rp_clamp_tgt_rate_ati.attr,
+	&ib_port_attr_rp_time_reset.attr,
+	&ib_port_attr_rp_byte_reset.attr,
+	&ib_port_attr_rp_threshold.attr,
+	&ib_port_attr_rp_ai_rate.attr,
+	&ib_port_attr_rp_hai_rate.attr,
+	&ib_port_attr_rp_max_rate.attr,
+	&ib_port_attr_rp_min_rate.attr,
+	&ib_port_attr_rp_min_dec_fac.attr,
+	&ib_port_attr_rp_rate_to_set_on_first_cnp.attr,
+	&ib_port_attr_rp_dce_tcp_g.attr,
+	&ib_port_attr_rp_dce_tcp_rtt.attr,
+	&ib_port_attr_rp_rate_reduce_monitor_period.attr,
+	&ib_port_attr_rp_initial_alpha_value.attr,
 	NULL,
 };
 

@@ -1147,6 +1147,7 @@ static void sroce_qp_init_fields(struct sroce_qp *qp,
 	spin_lock_init(&qp->rq_lock);
 	mutex_init(&qp->mod_lock);
 	INIT_WORK(&qp->req_work, sroce_req_work);
+	sroce_rp_init(qp);
 	INIT_WORK(&qp->drain_work, sroce_qp_drain_work);
 	INIT_DELAYED_WORK(&qp->flush_work, sroce_qp_flush_work);
 
@@ -1645,8 +1646,19 @@ static int sroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	return err;
 }
 
+/* rdma resource show qp -dd: what congestion control does to the QP */
+static int sroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
+{
+	struct sroce_qp *qp = to_sqp(ibqp);
+
+	if (qp->type != IB_QPT_RC && qp->type != IB_QPT_UC)
+		return 0;
+	return sroce_rp_fill_res(msg, qp);
+}
+
 const struct ib_device_ops sroce_qp_ops = {
 	.create_qp = sroce_create_qp,
+	.fill_res_qp_entry = sroce_fill_res_qp_entry,
 	.modify_qp = sroce_modify_qp,
 	.query_qp = sroce_query_qp,
 	.destroy_qp = sroce_destroy_qp,

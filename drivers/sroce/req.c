@@ -687,9 +687,13 @@ static enum req_step req_send_packet(struct sroce_qp *qp,
 	struct req_pkt p;
 	unsigned int tp_len;
 	void *bth;
+	unsigned int wire_len;
 	u16 sport;
 	int ret;
 
+	/* a QP that CNPs slowed down waits for its rate (rp.h) */
+	if (sroce_rp_hold(qp))
+		return REQ_STOP;
 	if (sroce_qp_is_ud(qp) && wqe->length > sroce_qp_mtu(qp))
 		return req_drop_ud(qp, wqe, run);
 
@@ -716,9 +720,11 @@ static enum req_step req_send_packet(struct sroce_qp *qp,
 	 * is a loss RC recovers from.
 	 */
 	WRITE_ONCE(qp->req.tx_blocked, true);
+	wire_len = skb->len;
 	ret = sroce_tx_send(qp->sdev, skb, &qp->req.waiter);
 	if (ret <= 0)
 		WRITE_ONCE(qp->req.tx_blocked, false);
+	sroce_rp_sent(qp, wire_len);
 	if (p.ackreq)
 		sroce_comp_arm(qp);
 	return ret > 0 ? REQ_STOP : REQ_CONTINUE;
@@ -893,6 +899,8 @@ void sroce_req_init(struct sroce_qp *qp)
 	req->pkts_since_ackreq = 0;
 	req->fence_wait = false;
 	req->tx_blocked = false;
+	/* a new connection starts at full rate; a stale pace timer only kicks */
+	qp->rp.armed = false;
 }
 
 /**

@@ -9,7 +9,9 @@
 #include <linux/minmax.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
+#include <net/netlink.h>
 #include <rdma/restrack.h>
+#include <uapi/rdma/rdma_netlink.h>
 
 #include <sroce/pfc.h>
 #include <sroce/qos.h>
@@ -203,6 +205,7 @@ void sroce_rp_sent(struct sroce_qp *qp, unsigned int bytes)
 int sroce_rp_fill_res(struct sk_buff *msg, struct sroce_qp *qp)
 {
 	u32 rate = READ_ONCE(qp->sdev->speed_mbps), alpha = 0;
+	struct nlattr *nest;
 	bool armed;
 
 	spin_lock_bh(&qp->sq_lock);
@@ -212,9 +215,16 @@ int sroce_rp_fill_res(struct sk_buff *msg, struct sroce_qp *qp)
 		alpha = sroce_dcqcn_rp_alpha(&qp->rp.st);
 	}
 	spin_unlock_bh(&qp->sq_lock);
+	/* driver attributes go in a nest of their own, which the driver opens */
+	nest = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
+	if (!nest)
+		return -EMSGSIZE;
 	if (rdma_nl_put_driver_u32(msg, "dcqcn_limited", armed) ||
 	    rdma_nl_put_driver_u32(msg, "dcqcn_rate_mbps", rate) ||
-	    rdma_nl_put_driver_u32(msg, "dcqcn_alpha", alpha))
+	    rdma_nl_put_driver_u32(msg, "dcqcn_alpha", alpha)) {
+		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
 	return 0;
 }

@@ -38,8 +38,8 @@ static void sroce_rx_dispatch(struct sroce_dev *sdev, const u8 *nh,
 	struct sroce_qp *qp;
 
 	if (sroce_opcode_has(pkt->info, SROCE_OPF_CNP)) {
-		/* the DCQCN reaction point is not wired yet: counted only */
 		sroce_stats_inc(sdev, SROCE_CNT_RX_CNP);
+		sroce_rp_cnp(sdev, pkt);
 		return;
 	}
 	if (!sroce_pkey_ok(pkt->pkey)) {

@@ -3,10 +3,10 @@
  * DCQCN reaction point (RP): the per-QP rate state machine of Zhu et al.,
  * "Congestion Control for Large-Scale RDMA Deployments" (SIGCOMM 2015),
  * as pure policy code: no kernel objects, no allocation, no floating
- * point, no timers.  The transport is to feed it three kinds of event
- * (time passing, bytes sent, and CNPs: the congestion notification
- * packets of IBTA Annex A17) and read the current rate back.  Nothing
- * calls it yet: neither the transport nor a pacer is wired to it.
+ * point, no timers.  The transport feeds it three kinds of event (time
+ * passing, bytes sent, and CNPs: the congestion notification packets of
+ * IBTA Annex A17) and reads the current rate back: rp.c does, for the
+ * QP's requester.
  *
  * Locking: none inside.  The caller serialises all calls for one QP (the
  * QP's own lock, say); calls for different QPs are independent.  The

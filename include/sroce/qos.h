@@ -26,6 +26,7 @@
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 
+#include <sroce/dcqcn.h>
 #include <sroce/nethdr.h>
 #include <sroce/txsched.h>
 
@@ -50,6 +51,9 @@ enum sroce_trust {
  * @cnp_dscp: the DSCP of the CNPs sent (RoCEv2)
  * @cnp_prio: the priority of the CNPs sent
  * @np_min_time_us: per QP, at least this many microseconds between CNPs
+ * @rp_en: bit p set if QPs of priority p react to CNPs (the DCQCN reaction
+ *	point, rp.h) and their RoCEv2 packets are ECN-capable, ECT(0)
+ * @rp: the reaction point's parameters (dcqcn.h)
  */
 struct sroce_qos_cfg {
 	struct rcu_head rcu;
@@ -62,6 +66,8 @@ struct sroce_qos_cfg {
 	u8 cnp_dscp;
 	u8 cnp_prio;
 	u32 np_min_time_us;
+	u8 rp_en;
+	struct sroce_dcqcn_rp_params rp;
 };
 
 /*

@@ -50,6 +50,7 @@
 
 #include <sroce/hdr.h>
 #include <sroce/queue.h>
+#include <sroce/rp.h>
 #include <sroce/txsched.h>
 #include <sroce/verbs.h>
 
@@ -462,6 +463,7 @@ struct sroce_resp {
  * @flush_work: retries an SQ flush that found the completer delivering
  * @np_last_cnp_ns: when this QP last sent a CNP, 0 if never (cnp.c; set
  *	without a lock, by compare and exchange)
+ * @rp: its DCQCN reaction point (rp.c), under @sq_lock
  */
 struct sroce_qp {
 	struct ib_qp ibqp;
@@ -511,6 +513,7 @@ struct sroce_qp {
 	bool rq_flushing;
 	struct delayed_work flush_work;
 	atomic64_t np_last_cnp_ns;
+	struct sroce_qp_rp rp;
 };
 
 static inline struct sroce_qp *to_sqp(struct ib_qp *ibqp)

@@ -50,6 +50,8 @@ enum sroce_counter {
 	SROCE_CNT_TX_REQUEUED,		/* dropped by a qdisc, queued again */
 	SROCE_CNT_NP_ECN_MARKED,	/* CE / FECN packets of RC and UC QPs */
 	SROCE_CNT_NP_CNP_SENT,		/* CNPs queued to the peer */
+	SROCE_CNT_RP_CNP_HANDLED,	/* CNPs that cut a QP's rate */
+	SROCE_CNT_RP_CNP_IGNORED,	/* CNPs that changed nothing */
 	/* what tx_packets and tx_bytes count, per priority 0..7 */
 	SROCE_CNT_TX_PRIO0_PACKETS,
 	SROCE_CNT_TX_PRIO0_BYTES = SROCE_CNT_TX_PRIO0_PACKETS + SROCE_STATS_NUM_PRIO,
