@@ -458,7 +458,7 @@ if want debug; then
 		"single debug-loopback:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=262144 SROCE_LO_KINDS=v2-ipv4,v1-ipv6"
 		"single debug-hostile-rings:scripts/tests/hostile-rings.sh:SROCE_HOSTILE_ROUNDS=2"
 		"single debug-local-peers:scripts/tests/local-peers.sh:SROCE_LO_KINDS=v2-ipv4,v1-ipv6"
-		"single debug-cc:scripts/tests/cc.sh:SROCE_CC_KINDS=v1"
+		"single debug-cc:scripts/tests/cc.sh:SROCE_CC_KINDS=v1 SROCE_CC_RP_RATE=0"
 	)
 	debug_long_tests=(
 		"pair debug-rc-long:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=pingpong,rdmacm,verify SROCE_RC_VERIFY_MAX=1048576"

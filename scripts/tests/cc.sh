@@ -35,6 +35,11 @@ CNP_WIRE="/usr/bin/python3 $SROCE_REPO/scripts/tests/cnp_wire.py"
 kinds=${SROCE_CC_KINDS:-v2-ipv4 v2-ipv6 v1}
 kinds=${kinds//,/ }
 read -ra kind_list <<<"$kinds"
+# SROCE_CC_RP_RATE=0: leave out the two checks of how far the reaction
+# point slows a flow down.  The debug kernel moves some 300 packets a
+# second, too few for CNPs at 50 us to outpace the rate's recovery; it
+# still runs every path of the reaction point.
+rp_rate=${SROCE_CC_RP_RATE:-1}
 # 2 s flows, and 20 ms between CNPs: a hundred or so, where a CNP per
 # marked packet would be thousands
 secs=2
@@ -42,8 +47,9 @@ min_us=20000
 
 # the rig; defaults 4, refusals 5 and one look after them, writes 3; per
 # kind the tool, two counts and cnp_wire's 4; READ 7; disabled 3; the
-# checker's self-test; the reaction point: knobs 5, ECT 2, rate 5
-t_plan $((1 + 4 + 5 + 1 + 3 + ${#kind_list[@]} * 7 + 7 + 3 + 1 + 5 + 2 + 5))
+# checker's self-test; the reaction point: knobs 5, ECT 2, rate 3 and,
+# with SROCE_CC_RP_RATE, 2 more
+t_plan $((1 + 4 + 5 + 1 + 3 + ${#kind_list[@]} * 7 + 7 + 3 + 1 + 5 + 2 + 3 + 2 * rp_rate))
 
 sroce_load
 t_check "two links on a veth pair" veth_links
@@ -321,12 +327,15 @@ limited=$(awk '{ for (i = 1; i < NF; i++) if ($i ~ /dcqcn_limited$/) l = $(i + 1
 	for (i = 1; i < NF; i++) if ($i ~ /dcqcn_rate_mbps$/) r = $(i + 1) }
 	END { print l + 0, r + 0 }' /tmp/cc.res)
 speed=$(ip netns exec ns1 cat /sys/class/net/n1/speed 2>/dev/null || echo 10000)
-t_check "RP on: rdma resource shows the QP limited below $speed Mb/s ($limited)" \
-	test "${limited% *}" = 1 -a "${limited#* }" -lt "$speed"
-# 0.11 to 0.24 of it in runs of 2026-12-02, the latter beside a debug guest
-t_check "RP on: ib_write_bw at ${bw_on:-?} MB/s, under half of ${bw_off:-?} MB/s" \
-	awk -v on="${bw_on:-x}" -v off="${bw_off:-x}" \
-	'BEGIN { exit !(on ~ /^[0-9.]+$/ && off ~ /^[0-9.]+$/ && off > 0 && on < off / 2) }'
+if [ "$rp_rate" = 1 ]; then
+	t_check "RP on: rdma resource shows the QP limited below $speed Mb/s ($limited)" \
+		test "${limited% *}" = 1 -a "${limited#* }" -lt "$speed"
+	# 0.11 to 0.24 of it in runs of 2026-12-02, the latter beside a
+	# debug guest
+	t_check "RP on: ib_write_bw at ${bw_on:-?} MB/s, under half of ${bw_off:-?} MB/s" \
+		awk -v on="${bw_on:-x}" -v off="${bw_off:-x}" \
+		'BEGIN { exit !(on ~ /^[0-9.]+$/ && off ~ /^[0-9.]+$/ && off > 0 && on < off / 2) }'
+fi
 unmark ns1 n1
 cc_set sroce1 rp_enable 0,0,0,0,0,0,0,0
 
