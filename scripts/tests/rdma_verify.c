@@ -103,6 +103,9 @@ struct options {
 	unsigned int ack_timeout;	/* QP attributes of this side's QP */
 	unsigned int retry_cnt;
 	unsigned int rnr_retry;
+	unsigned int stream_secs;	/* -S: stream for this long, no cases */
+	const char *stream_op;		/* -o: write or read */
+	unsigned int progress_ms;	/* -I: the receiver's progress lines */
 };
 
 static struct options opt = {
@@ -119,7 +122,25 @@ static struct options opt = {
 	.ack_timeout = 14,
 	.retry_cnt = 7,
 	.rnr_retry = 7,
+	.stream_op = "write",
+	.progress_ms = 200,
 };
+
+/* -S: see run_stream() */
+#define STREAM_SLOTS	8
+/* messages in flight; READs beyond max_rd_atomic wait in the QP */
+#define STREAM_DEPTH	4
+#define STREAM_MAX_MSG	(1u << 20)
+
+static bool is_stream(void)
+{
+	return opt.stream_secs != 0;
+}
+
+static bool stream_reads(void)
+{
+	return !strcmp(opt.stream_op, "read");
+}
 
 static const char *const fault_names[] = { "peer-exit", "blackhole", "rnr-exc" };
 
@@ -541,8 +562,11 @@ static void setup_verbs(struct ctx *c)
 	if (!c->scq || !c->rcq)
 		die("ibv_create_cq: %s", strerror(errno));
 
-	c->buf_len = (opt.max_size > SGE_SPAN ? opt.max_size : SGE_SPAN) +
-		     2 * GUARD + MAX_SKEW;
+	if (opt.stream_secs)
+		c->buf_len = STREAM_SLOTS * opt.max_size + 2 * GUARD;
+	else
+		c->buf_len = (opt.max_size > SGE_SPAN ? opt.max_size : SGE_SPAN) +
+			     2 * GUARD + MAX_SKEW;
 	c->src = alloc_buf(c->buf_len);
 	c->dst = alloc_buf(c->buf_len);
 	c->src_mr = ibv_reg_mr(c->pd, c->src, c->buf_len, access);
@@ -1467,6 +1491,8 @@ static size_t planned_lines(void)
 
 	if (opt.fault)
 		return FAULT_CHECKS;
+	if (is_stream())
+		return 1;
 	return ARRAY_SIZE(requester_is_client) *
 	       build_cases(&c, cases, ARRAY_SIZE(cases));
 }
@@ -1721,6 +1747,416 @@ static bool run_fault(struct ctx *c)
 	return fault_stream_client(c);
 }
 
+/* ------------------------------------------------------------- stream */
+
+/*
+ * -S SECS: instead of the cases, one long one-way stream of -m byte
+ * messages from the client's host to the server's, every byte checked
+ * where it lands.  The server is the receiving end in both directions of
+ * initiative, so that a bottleneck in front of it sees the same traffic:
+ *
+ *  write  the client WRITEs with immediate into STREAM_SLOTS slots of the
+ *	   server's buffer in turn, message n carrying n as immediate and
+ *	   bytes of its own tag; the server checks each as its completion
+ *	   arrives and hands the slot back ("C n" over TCP, n messages
+ *	   checked), so no slot is written again before it was checked.
+ *  read   the server READs the client's slots in turn, each slot of the
+ *	   source holding its own tag, into a destination slot it has
+ *	   filled with the canary first, so a read that lands nowhere fails.
+ *
+ * The server prints "# server: progress MS BYTES" (MS: CLOCK_REALTIME in
+ * ms; BYTES: checked so far) every -I ms and at both ends, for a harness
+ * to line several streams up; the client prints the one TAP line.
+ */
+
+static __u64 stream_tag(__u64 n)
+{
+	return mix64(opt.seed ^ mix64(n ^ 0x73747265616dull));
+}
+
+static __u64 realtime_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (__u64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+struct stream {
+	__u64 posted, done;	/* messages posted, completed */
+	__u64 checked;		/* messages checked by the server */
+	__u64 credit;		/* client: messages the server has checked */
+	__u64 bytes;
+	__u64 last_ms;		/* monotonic time of the last progress */
+	__u64 report_ms;	/* monotonic time of the last progress line */
+	__u64 end;		/* write, server: messages the client posted */
+	bool ended;		/* write, server: the client said END */
+	struct mismatch mm;
+	char why[LINE_MAX_LEN];
+};
+
+static __u8 *stream_slot(__u8 *buf, __u64 n)
+{
+	return buf + GUARD + (n % STREAM_SLOTS) * opt.max_size;
+}
+
+static void stream_progress(struct stream *s, bool force)
+{
+	__u64 now = now_ms();
+
+	if (!force && now - s->report_ms < opt.progress_ms)
+		return;
+	s->report_ms = now;
+	note("progress %llu %llu", (unsigned long long)realtime_ms(),
+	     (unsigned long long)s->bytes);
+}
+
+/*
+ * Wait up to 20 ms for completions on @cq or a line on the socket; the
+ * completion channel is armed first, so none is missed.  Returns how many
+ * completions were polled into @wc, -1 on a polling error.
+ */
+static int stream_poll(struct ctx *c, struct ibv_cq *cq, struct ibv_wc *wc,
+		       int max, bool *sock_ready)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = c->channel->fd, .events = POLLIN },
+		{ .fd = c->sock, .events = POLLIN },
+	};
+	struct ibv_cq *ev_cq;
+	void *ev_ctx;
+	int n;
+
+	*sock_ready = false;
+	n = ibv_poll_cq(cq, max, wc);
+	if (n)
+		goto out;
+	if (ibv_req_notify_cq(cq, 0))
+		return -1;
+	n = ibv_poll_cq(cq, max, wc);
+	if (n)
+		goto out;
+	if (poll(pfd, 2, 20) > 0 && (pfd[0].revents & POLLIN) &&
+	    !ibv_get_cq_event(c->channel, &ev_cq, &ev_ctx))
+		ibv_ack_cq_events(ev_cq, 1);
+	n = ibv_poll_cq(cq, max, wc);
+out:
+	if (n >= 0) {
+		pfd[1].revents = 0;
+		*sock_ready = poll(&pfd[1], 1, 0) > 0;
+	}
+	return n;
+}
+
+static bool stream_stalled(const struct stream *s)
+{
+	return now_ms() - s->last_ms > opt.timeout * 1000ull;
+}
+
+static void stream_post(struct ctx *c, enum ibv_wr_opcode op, __u8 *local,
+			__u32 lkey, __u64 remote, __u32 rkey, __u64 n)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)local,
+		.length = opt.max_size,
+		.lkey = lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = n,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = op,
+		.send_flags = IBV_SEND_SIGNALED,
+		.imm_data = htonl((__u32)n),
+	}, *bad;
+	int ret;
+
+	wr.wr.rdma.remote_addr = remote;
+	wr.wr.rdma.rkey = rkey;
+	ret = ibv_post_send(c->qp, &wr, &bad);
+	if (ret)
+		die("ibv_post_send: %s", strerror(ret));
+}
+
+static void stream_post_recv(struct ctx *c, __u64 n)
+{
+	struct ibv_recv_wr wr = { .wr_id = n }, *bad;
+	int ret;
+
+	ret = ibv_post_recv(c->qp, &wr, &bad);
+	if (ret)
+		die("ibv_post_recv: %s", strerror(ret));
+}
+
+/* Check message @n where it landed; false with s->why set if it is bad. */
+static bool stream_check(struct ctx *c, struct stream *s, __u64 n, __u64 tag)
+{
+	__u8 *p = stream_slot(c->dst, n);
+
+	if (opt.corrupt)
+		p[(n * 7919) % opt.max_size] ^= 0x20;
+	memset(&s->mm, 0, sizeof(s->mm));
+	pattern_check(p, opt.max_size, tag, 0, &s->mm);
+	if (!s->mm.bad)
+		return true;
+	snprintf(s->why, sizeof(s->why),
+		 "message %llu: first mismatch at byte %zu: got 0x%02x want 0x%02x; %zu bad bytes",
+		 (unsigned long long)n, s->mm.at, s->mm.got, s->mm.want,
+		 s->mm.count);
+	return false;
+}
+
+static bool stream_wc_bad(struct stream *s, const struct ibv_wc *wc,
+			  enum ibv_wc_opcode want)
+{
+	if (wc->status == IBV_WC_SUCCESS && wc->opcode == want)
+		return false;
+	snprintf(s->why, sizeof(s->why), "message %llu: %s, opcode %d",
+		 (unsigned long long)wc->wr_id, ibv_wc_status_str(wc->status),
+		 wc->opcode);
+	return true;
+}
+
+/* The client's side of a WRITE stream; false with s->why set on failure. */
+static bool stream_write_client(struct ctx *c, struct stream *s)
+{
+	__u64 stop = now_ms() + opt.stream_secs * 1000ull;
+	char line[LINE_MAX_LEN];
+	struct ibv_wc wc[STREAM_DEPTH];
+	unsigned long long n;
+	bool ready;
+	int i, got;
+
+	for (;;) {
+		while (now_ms() < stop && s->posted - s->done < STREAM_DEPTH &&
+		       s->posted < s->credit + STREAM_SLOTS) {
+			__u8 *src = stream_slot(c->src, s->posted);
+
+			pattern_fill(src, opt.max_size, stream_tag(s->posted), 0);
+			stream_post(c, IBV_WR_RDMA_WRITE_WITH_IMM, src,
+				    c->src_mr->lkey,
+				    c->peer.dst_addr + (src - c->src),
+				    c->peer.dst_rkey, s->posted);
+			s->posted++;
+		}
+		if (s->posted == s->done && now_ms() >= stop)
+			return true;
+		got = stream_poll(c, c->scq, wc, STREAM_DEPTH, &ready);
+		if (got < 0)
+			die("ibv_poll_cq failed");
+		for (i = 0; i < got; i++, s->done++) {
+			if (stream_wc_bad(s, &wc[i], IBV_WC_RDMA_WRITE))
+				return false;
+			s->bytes += opt.max_size;
+			s->last_ms = now_ms();
+		}
+		if (ready) {
+			ctl_recv(c, line, sizeof(line), opt.timeout);
+			if (sscanf(line, "C %llu", &n) == 1 && n <= s->posted)
+				s->credit = n;
+			else if (!strncmp(line, "RESULT fail ", 12)) {
+				snprintf(s->why, sizeof(s->why), "server: %.400s",
+					 line + 12);
+				return false;
+			} else
+				die("unexpected line from the server: %s", line);
+		}
+		if (stream_stalled(s)) {
+			snprintf(s->why, sizeof(s->why),
+				 "no completion for %u s (%llu posted, %llu done)",
+				 opt.timeout, (unsigned long long)s->posted,
+				 (unsigned long long)s->done);
+			return false;
+		}
+	}
+}
+
+/* The server's side of a WRITE stream. */
+static bool stream_write_server(struct ctx *c, struct stream *s)
+{
+	char line[LINE_MAX_LEN];
+	struct ibv_wc wc[STREAM_SLOTS];
+	unsigned long long n;
+	__u64 told = 0;
+	bool ready;
+	int i, got;
+
+	while (!s->ended || s->checked < s->end) {
+		got = stream_poll(c, c->rcq, wc, STREAM_SLOTS, &ready);
+		if (got < 0)
+			die("ibv_poll_cq failed");
+		for (i = 0; i < got; i++) {
+			if (stream_wc_bad(s, &wc[i], IBV_WC_RECV_RDMA_WITH_IMM))
+				return false;
+			if (ntohl(wc[i].imm_data) != (__u32)s->checked) {
+				snprintf(s->why, sizeof(s->why),
+					 "message %llu arrived with immediate %u",
+					 (unsigned long long)s->checked,
+					 ntohl(wc[i].imm_data));
+				return false;
+			}
+			if (!stream_check(c, s, s->checked, stream_tag(s->checked)))
+				return false;
+			s->checked++;
+			s->bytes += opt.max_size;
+			s->last_ms = now_ms();
+			stream_post_recv(c, s->checked + STREAM_SLOTS - 1);
+		}
+		if (s->checked - told >= STREAM_SLOTS / 4) {
+			ctl_send(c, "C %llu", (unsigned long long)s->checked);
+			told = s->checked;
+		}
+		stream_progress(s, false);
+		if (ready) {
+			ctl_recv(c, line, sizeof(line), opt.timeout);
+			if (sscanf(line, "END %llu", &n) != 1)
+				die("unexpected line from the client: %s", line);
+			s->end = n;
+			s->ended = true;
+		}
+		if (stream_stalled(s)) {
+			snprintf(s->why, sizeof(s->why),
+				 "nothing arrived for %u s (%llu checked%s)",
+				 opt.timeout, (unsigned long long)s->checked,
+				 s->ended ? ", the client has ended" : "");
+			return false;
+		}
+	}
+	if (s->checked != s->end) {
+		snprintf(s->why, sizeof(s->why), "%llu messages checked, the client sent %llu",
+			 (unsigned long long)s->checked, (unsigned long long)s->end);
+		return false;
+	}
+	return true;
+}
+
+/* The server's side of a READ stream: it reads the client's slots. */
+static bool stream_read_server(struct ctx *c, struct stream *s)
+{
+	__u64 stop = now_ms() + opt.stream_secs * 1000ull;
+	struct ibv_wc wc[STREAM_DEPTH];
+	bool ready;
+	int i, got;
+
+	for (;;) {
+		while (now_ms() < stop && s->posted - s->done < STREAM_DEPTH) {
+			__u8 *dst = stream_slot(c->dst, s->posted);
+
+			memset(dst, CANARY, opt.max_size);
+			stream_post(c, IBV_WR_RDMA_READ, dst, c->dst_mr->lkey,
+				    c->peer.src_addr + (dst - c->dst),
+				    c->peer.src_rkey, s->posted);
+			s->posted++;
+		}
+		if (s->posted == s->done && now_ms() >= stop)
+			return true;
+		got = stream_poll(c, c->scq, wc, STREAM_DEPTH, &ready);
+		if (got < 0)
+			die("ibv_poll_cq failed");
+		for (i = 0; i < got; i++, s->done++) {
+			if (stream_wc_bad(s, &wc[i], IBV_WC_RDMA_READ))
+				return false;
+			/* completions come in order; the slot's tag */
+			if (!stream_check(c, s, s->done,
+					  stream_tag(s->done % STREAM_SLOTS)))
+				return false;
+			s->checked++;
+			s->bytes += opt.max_size;
+			s->last_ms = now_ms();
+		}
+		stream_progress(s, false);
+		if (ready)
+			die("unexpected line from the client");
+		if (stream_stalled(s)) {
+			snprintf(s->why, sizeof(s->why),
+				 "no completion for %u s (%llu posted, %llu done)",
+				 opt.timeout, (unsigned long long)s->posted,
+				 (unsigned long long)s->done);
+			return false;
+		}
+	}
+}
+
+static void stream_tap(bool ok, const char *why)
+{
+	printf("%s - stream %s%s%s%s%s\n", ok ? "ok" : "not ok", opt.stream_op,
+	       *opt.label ? " " : "", opt.label, ok ? "" : " ", ok ? "" : why);
+}
+
+/* The client's wait for the server's verdict, past any last credits. */
+static bool stream_result(struct ctx *c, char *why, size_t wl)
+{
+	unsigned long long bytes, ms;
+	char line[LINE_MAX_LEN];
+
+	do
+		ctl_recv(c, line, sizeof(line), opt.stream_secs + opt.timeout * 2);
+	while (line[0] == 'C' && line[1] == ' ');
+	if (sscanf(line, "RESULT ok %llu %llu", &bytes, &ms) == 2) {
+		note("%s stream: %llu bytes checked in %llu ms (%.2f MB/s)",
+		     opt.stream_op, bytes, ms, ms ? bytes / 1e3 / ms : 0.0);
+		return true;
+	}
+	if (!strncmp(line, "RESULT fail ", 12))
+		snprintf(why, wl, "(server: %s)", line + 12);
+	else
+		snprintf(why, wl, "(unexpected line from the server: %.400s)", line);
+	return false;
+}
+
+/*
+ * Run the stream; the server tells the client "RESULT ok BYTES MS" or
+ * "RESULT fail WHY", and the client prints the TAP line.
+ */
+static bool run_stream(struct ctx *c)
+{
+	struct stream s = { .last_ms = now_ms() };
+	char line[LINE_MAX_LEN], why[LINE_MAX_LEN + 16];
+	__u64 start;
+	bool ok;
+	int i;
+
+	if (c->client && stream_reads())
+		for (i = 0; i < STREAM_SLOTS; i++)
+			pattern_fill(stream_slot(c->src, i), opt.max_size,
+				     stream_tag(i), 0);
+	/* a WRITE stream's receives are there before the client may start */
+	if (!c->client && !stream_reads())
+		for (i = 0; i < STREAM_SLOTS; i++)
+			stream_post_recv(c, i);
+	ctl_send(c, "GO");
+	ctl_expect(c, line, sizeof(line), "GO", opt.timeout * 4);
+	start = now_ms();
+	s.last_ms = start;
+	if (!c->client) {
+		stream_progress(&s, true);
+		ok = stream_reads() ? stream_read_server(c, &s) :
+				      stream_write_server(c, &s);
+		stream_progress(&s, true);
+		if (ok)
+			ctl_send(c, "RESULT ok %llu %llu", (unsigned long long)s.bytes,
+				 (unsigned long long)(now_ms() - start));
+		else
+			ctl_send(c, "RESULT fail %s", s.why);
+		note("%s", ok ? "stream checked" : s.why);
+		return ok;
+	}
+	if (!stream_reads()) {
+		if (!stream_write_client(c, &s)) {
+			/* the server's verdict says whose it is */
+			snprintf(why, sizeof(why), "(%s%s)",
+				 strncmp(s.why, "server: ", 8) ? "client: " : "",
+				 s.why);
+			stream_tap(false, why);
+			return false;
+		}
+		ctl_send(c, "END %llu", (unsigned long long)s.posted);
+	}
+	ok = stream_result(c, why, sizeof(why));
+	stream_tap(ok, why);
+	return ok;
+}
+
 /* ----------------------------------------------------------- exchange */
 
 static void send_info(struct ctx *c)
@@ -1793,9 +2229,13 @@ static void print_usage(const char *prog)
 	       "  -T EXP      local ACK timeout, 4.096 us * 2^EXP (default 14)\n"
 	       "  -c N        retry_cnt (default 7)\n"
 	       "  -N N        rnr_retry (default 7, for ever)\n"
+	       "  -S SECS     instead of the cases: stream -m byte messages (default\n"
+	       "              65536) to the server for SECS s, each checked\n"
+	       "  -o OP       the stream's operation: write (default) or read\n"
+	       "  -I MS       the server's progress lines, every MS ms (default 200)\n"
 	       "  --plan      print how many TAP lines a client with these\n"
 	       "              options prints, and exit\n"
-	       "Without HOST: serve one client.  Client's -s -n -m -P -R -f apply to both;\n"
+	       "Without HOST: serve one client.  Client's -s -n -m -P -R -f -S -o apply to both;\n"
 	       "-T -c -N set this side's QP.\n",
 	       prog, DEFAULT_PORT);
 }
@@ -1828,6 +2268,21 @@ static void check_fault(void)
 		die("-f blackhole wants -C CMD on the server");
 }
 
+/* -S: a known operation, messages that fit the slots, no fault */
+static void check_stream(void)
+{
+	if (strcmp(opt.stream_op, "write") && strcmp(opt.stream_op, "read"))
+		die("-o takes write or read, not '%s'", opt.stream_op);
+	if (!opt.stream_secs)
+		return;
+	if (opt.fault)
+		die("-S and -f exclude each other");
+	if (opt.max_size < 64 || opt.max_size > STREAM_MAX_MSG ||
+	    opt.stream_secs > 86400 || !opt.progress_ms)
+		die("-S wants -m from 64 to %u, at most 86400 s, and -I above 0",
+		    STREAM_MAX_MSG);
+}
+
 static void parse_args(int argc, char **argv)
 {
 	static const struct option long_opts[] = {
@@ -1836,10 +2291,11 @@ static void parse_args(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static char names[128];
+	bool size_set = false;
 	char *colon;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "d:i:g:p:s:n:m:t:P:l:r:vxR:f:C:T:c:N:h",
+	while ((ch = getopt_long(argc, argv, "d:i:g:p:s:n:m:t:P:l:r:vxR:f:C:T:c:N:S:o:I:h",
 				 long_opts, NULL)) != -1) {
 		switch (ch) {
 		case 'L':
@@ -1865,6 +2321,7 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'm':
 			opt.max_size = parse_num(optarg, "size");
+			size_set = true;
 			break;
 		case 't':
 			opt.timeout = parse_num(optarg, "timeout");
@@ -1908,6 +2365,15 @@ static void parse_args(int argc, char **argv)
 		case 'N':
 			opt.rnr_retry = parse_num(optarg, "RNR retry count");
 			break;
+		case 'S':
+			opt.stream_secs = parse_num(optarg, "stream time");
+			break;
+		case 'o':
+			opt.stream_op = optarg;
+			break;
+		case 'I':
+			opt.progress_ms = parse_num(optarg, "progress interval");
+			break;
 		case 'h':
 			print_usage(argv[0]);
 			exit(0);
@@ -1931,29 +2397,34 @@ static void parse_args(int argc, char **argv)
 	if (opt.ack_timeout < 1 || opt.ack_timeout > 31 || opt.retry_cnt > 7 ||
 	    opt.rnr_retry > 7 || opt.rnr_delay > 60000)
 		die("-T takes 1 to 31, -c and -N 0 to 7, -R at most 60000");
+	/* a stream's messages default to 64 KiB */
+	if (opt.stream_secs && !size_set)
+		opt.max_size = 65536;
 	check_fault();
+	check_stream();
 }
 
 /* Client's run parameters to the server, which takes them as its own. */
 static void agree_params(struct ctx *c)
 {
 	char line[LINE_MAX_LEN];
-	static char fault[32];
+	static char fault[32], op[8];
 	unsigned long long seed, max;
-	unsigned int iters, rnr_delay;
+	unsigned int iters, rnr_delay, secs;
 	long psn;
 	const char *rest;
 
 	if (c->client) {
-		ctl_send(c, "HELLO rdma_verify-2 %llu %u %zu %ld %u %s",
+		ctl_send(c, "HELLO rdma_verify-3 %llu %u %zu %ld %u %s %u %s",
 			 opt.seed, opt.iters, opt.max_size, opt.start_psn,
-			 opt.rnr_delay, opt.fault ? opt.fault : "-");
+			 opt.rnr_delay, opt.fault ? opt.fault : "-",
+			 opt.stream_secs, opt.stream_op);
 		ctl_expect(c, line, sizeof(line), "WELCOME", opt.timeout * 4);
 		return;
 	}
 	rest = ctl_expect(c, line, sizeof(line), "HELLO", opt.timeout);
-	if (sscanf(rest, "rdma_verify-2 %llu %u %llu %ld %u %31s", &seed,
-		   &iters, &max, &psn, &rnr_delay, fault) != 6 || !iters ||
+	if (sscanf(rest, "rdma_verify-3 %llu %u %llu %ld %u %31s %u %7s", &seed,
+		   &iters, &max, &psn, &rnr_delay, fault, &secs, op) != 8 || !iters ||
 	    max > (1u << 30) || rnr_delay > 60000)
 		die("bad HELLO from the client: %s", line);
 	opt.seed = seed;
@@ -1962,7 +2433,10 @@ static void agree_params(struct ctx *c)
 	opt.start_psn = psn;
 	opt.rnr_delay = rnr_delay;
 	opt.fault = strcmp(fault, "-") ? fault : NULL;
+	opt.stream_secs = secs;
+	opt.stream_op = op;
 	check_fault();
+	check_stream();
 	ctl_send(c, "WELCOME");
 }
 
@@ -2001,8 +2475,8 @@ int main(int argc, char **argv)
 	     128 << c.mtu, c.max_inline, c.num_sge, c.me.psn, c.peer.qpn,
 	     c.peer.psn);
 
-	if (opt.fault) {
-		bool ok = run_fault(&c);
+	if (opt.fault || is_stream()) {
+		bool ok = opt.fault ? run_fault(&c) : run_stream(&c);
 
 		teardown(&c);
 		close(c.sock);
