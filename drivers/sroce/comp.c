@@ -768,7 +768,9 @@ void sroce_comp_stop(struct sroce_qp *qp)
 	/* runs that began before qp->dead was set are over after this */
 	spin_lock_bh(&qp->sq_lock);
 	spin_unlock_bh(&qp->sq_lock);
-	/* no requester arms the pace timer now; it must not queue req_work */
+	/* no sender arms the pace timer now: it must not queue req_work, nor
+	 * resp.tx_work, which sroce_resp_cleanup() cancels after this
+	 */
 	sroce_rp_stop(qp);
 
 	if (comp_set) {

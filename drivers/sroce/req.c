@@ -692,7 +692,7 @@ static enum req_step req_send_packet(struct sroce_qp *qp,
 	int ret;
 
 	/* a QP that CNPs slowed down waits for its rate (rp.h) */
-	if (sroce_rp_hold(qp))
+	if (sroce_rp_hold(qp, SROCE_RP_REQ))
 		return REQ_STOP;
 	if (sroce_qp_is_ud(qp) && wqe->length > sroce_qp_mtu(qp))
 		return req_drop_ud(qp, wqe, run);
@@ -900,7 +900,7 @@ void sroce_req_init(struct sroce_qp *qp)
 	req->fence_wait = false;
 	req->tx_blocked = false;
 	/* a new connection starts at full rate; a stale pace timer only kicks */
-	qp->rp.armed = false;
+	sroce_rp_reset(qp);
 }
 
 /**

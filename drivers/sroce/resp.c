@@ -57,7 +57,9 @@ enum resp_verdict {
 enum resp_tx_state {
 	RESP_TX_IDLE,		/* nothing queued any more */
 	RESP_TX_MORE,		/* budget spent: continue from the work */
-	RESP_TX_BLOCKED,	/* transmit queue full: resp.waiter is armed */
+	RESP_TX_BLOCKED,	/* transmit queue full: resp.waiter is armed;
+				 * or the QP's rate holds it: the pace timer
+				 */
 	RESP_TX_FAILED,		/* fatal: NAK sent, the QP must go to error */
 };
 
@@ -405,9 +407,13 @@ static enum resp_tx_state resp_read_one(struct sroce_qp *qp,
 {
 	u32 len = min(res->resid, mtu);
 	bool last = len == res->resid;
+	unsigned int wire_len;
 	struct sk_buff *skb;
 	int ret;
 
+	/* a QP that CNPs slowed down waits for its rate (rp.h) */
+	if (sroce_rp_hold(qp, SROCE_RP_RESP))
+		return RESP_TX_BLOCKED;
 	skb = resp_build_read_response(qp, res, mr, len, last);
 	if (IS_ERR(skb)) {
 		if (PTR_ERR(skb) == -EFAULT)
@@ -415,10 +421,12 @@ static enum resp_tx_state resp_read_one(struct sroce_qp *qp,
 					    SROCE_NAK_REM_ACCESS);
 		return resp_tx_abandon_st(qp);
 	}
+	wire_len = skb->len;
 	ret = sroce_tx_send(qp->sdev, skb, &qp->resp.waiter);
 	if (ret < 0)
 		return resp_tx_abandon_st(qp);
 
+	sroce_rp_sent(qp, wire_len);
 	resp_tx_sent(qp, res->cur_psn);
 	res->cur_psn = sroce_psn_add(res->cur_psn, 1);
 	res->cur_va += len;
@@ -521,6 +529,48 @@ static void resp_queue_work(struct sroce_qp *qp)
 	queue_work(system_wq, &qp->resp.tx_work);
 }
 
+/* One burst of responses under resp.lock, unless the QP is past them */
+static enum resp_tx_state resp_tx_round(struct sroce_qp *qp,
+					unsigned int budget)
+{
+	struct sroce_resp *resp = &qp->resp;
+	enum resp_tx_state st;
+
+	spin_lock_bh(&resp->lock);
+	if (resp->stopping || resp->failed || !resp_state_ok(qp)) {
+		st = resp_tx_abandon_st(qp);
+	} else {
+		resp->tx_blocked = false;
+		st = resp_tx_run(qp, budget);
+	}
+	spin_unlock_bh(&resp->lock);
+	return st;
+}
+
+/**
+ * sroce_resp_kick() - continue the responses of @qp
+ * @qp: the QP, its responder set up
+ *
+ * For the pace timer (rp.c), once a paced READ response may go: a short
+ * burst here, as the requester's kick does, the rest from resp.tx_work.
+ * A work item per paced packet would add the worker's wake-up to every
+ * gap the rate sets, and slow the QP below it.
+ * Context: softirq or process, no lock of @qp held.
+ */
+void sroce_resp_kick(struct sroce_qp *qp)
+{
+	switch (resp_tx_round(qp, RESP_INLINE_BURST)) {
+	case RESP_TX_MORE:
+		resp_queue_work(qp);
+		break;
+	case RESP_TX_FAILED:
+		sroce_qp_error(qp, true);
+		break;
+	default:
+		break;
+	}
+}
+
 /* The transmit queue has room again (BH disabled, no lock held) */
 static void resp_tx_wake(struct sroce_tx_waiter *w)
 {
@@ -536,20 +586,12 @@ static void resp_tx_work(struct work_struct *work)
 {
 	struct sroce_qp *qp = container_of(work, struct sroce_qp,
 					   resp.tx_work);
-	struct sroce_resp *resp = &qp->resp;
 	enum resp_tx_state st = RESP_TX_MORE;
 	unsigned int round;
 
 	for (round = 0; round < RESP_WORK_ROUNDS && st == RESP_TX_MORE;
 	     round++) {
-		spin_lock_bh(&resp->lock);
-		if (resp->stopping || resp->failed || !resp_state_ok(qp)) {
-			st = resp_tx_abandon_st(qp);
-		} else {
-			resp->tx_blocked = false;
-			st = resp_tx_run(qp, RESP_WORK_BURST);
-		}
-		spin_unlock_bh(&resp->lock);
+		st = resp_tx_round(qp, RESP_WORK_BURST);
 		cond_resched();
 	}
 	if (st == RESP_TX_MORE)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The DCQCN reaction point of a QP: CNPs in, the requester paced.  See
- * include/sroce/rp.h.
+ * The DCQCN reaction point of a QP: CNPs in, the requester and the
+ * responder's READ responses paced.  See include/sroce/rp.h.
  */
 #include <linux/bits.h>
 #include <linux/hrtimer.h>
@@ -23,36 +23,61 @@
 /* The longest a QP waits for one packet, whatever its rate says */
 #define SROCE_RP_MAX_GAP_NS	NSEC_PER_SEC
 
+/* The senders that wait for the pace timer */
+#define SROCE_RP_WAIT_REQ	BIT(SROCE_RP_REQ)
+#define SROCE_RP_WAIT_RESP	BIT(SROCE_RP_RESP)
+
 static enum hrtimer_restart sroce_rp_pace_expired(struct hrtimer *t)
 {
 	struct sroce_qp *qp = container_of(t, struct sroce_qp, rp.pace_timer);
+	struct sroce_qp_rp *rp = &qp->rp;
+	unsigned int waiting;
 
-	/* softirq: the requester runs here, as from any kick */
-	if (!READ_ONCE(qp->dead))
+	spin_lock(&rp->lock);
+	waiting = rp->waiting;
+	rp->waiting = 0;
+	spin_unlock(&rp->lock);
+	/* softirq: each runs here as from any kick (sroce_rp_stop() fences) */
+	if (waiting & SROCE_RP_WAIT_REQ)
 		sroce_req_kick(qp);
+	if (waiting & SROCE_RP_WAIT_RESP)
+		sroce_resp_kick(qp);
 	return HRTIMER_NORESTART;
 }
 
 void sroce_rp_init(struct sroce_qp *qp)
 {
+	spin_lock_init(&qp->rp.lock);
 	hrtimer_init(&qp->rp.pace_timer, CLOCK_MONOTONIC,
 		     HRTIMER_MODE_ABS_SOFT);
 	qp->rp.pace_timer.function = sroce_rp_pace_expired;
 }
 
 /*
- * After sroce_comp_stop() made sure no requester runs any more, so none
- * can arm the timer again; before req_work is cancelled, which the timer
- * could otherwise queue once more.
+ * Once @stopped is set no sender arms the timer again, so after the
+ * cancel it neither runs nor will: before req_work and resp.tx_work are
+ * cancelled, which it could otherwise queue once more.
  */
 void sroce_rp_stop(struct sroce_qp *qp)
 {
+	spin_lock_bh(&qp->rp.lock);
+	qp->rp.stopped = true;
+	spin_unlock_bh(&qp->rp.lock);
 	hrtimer_cancel(&qp->rp.pace_timer);
 }
 
+/* A new connection starts at its maximum rate */
+void sroce_rp_reset(struct sroce_qp *qp)
+{
+	spin_lock_bh(&qp->rp.lock);
+	qp->rp.armed = false;
+	spin_unlock_bh(&qp->rp.lock);
+}
+
 /*
- * Under sq_lock and RCU: is the reaction point on for @qp's priority?
- * The priority is that of the QP's path, as for its packets.
+ * Under RCU, and sq_lock or resp.lock (either keeps the path still): is
+ * the reaction point on for @qp's priority?  The priority is that of the
+ * QP's path, as for its packets.
  */
 static bool sroce_rp_enabled(const struct sroce_qp *qp,
 			     const struct sroce_qos_cfg *c)
@@ -66,7 +91,7 @@ static bool sroce_rp_enabled(const struct sroce_qp *qp,
 	return c->rp_en & BIT(qc.prio);
 }
 
-/* Under sq_lock: feed a CNP to @qp's state; false if it was ignored */
+/* Under sq_lock and rp.lock: feed a CNP to @qp's state; false if ignored */
 static bool sroce_rp_cnp_locked(struct sroce_qp *qp)
 {
 	struct sroce_qp_rp *rp = &qp->rp;
@@ -115,7 +140,9 @@ void sroce_rp_cnp(struct sroce_dev *sdev, const struct sroce_pkt *pkt)
 	} else {
 		if (qp->type == IB_QPT_RC || qp->type == IB_QPT_UC) {
 			spin_lock_bh(&qp->sq_lock);
+			spin_lock(&qp->rp.lock);
 			handled = sroce_rp_cnp_locked(qp);
+			spin_unlock(&qp->rp.lock);
 			spin_unlock_bh(&qp->sq_lock);
 		}
 		sroce_qp_put(qp);
@@ -124,26 +151,15 @@ void sroce_rp_cnp(struct sroce_dev *sdev, const struct sroce_pkt *pkt)
 					SROCE_CNT_RP_CNP_IGNORED);
 }
 
-/**
- * sroce_rp_hold() - must the requester wait for the QP's rate?
- * @qp: the QP, sq_lock held
- *
- * Catches the rate state up to now: a QP back at its maximum rate, or
- * whose priority no longer has the reaction point on, is paced no more
- * until its next CNP.  Otherwise the packet waits until the previous
- * one's bytes have taken their time at the current rate, and the pace
- * timer runs the requester then.
- *
- * Return: true if the requester must stop for now.
- */
-bool sroce_rp_hold(struct sroce_qp *qp)
+/* Under rp.lock: may the sender go now?  Else arm the timer for it. */
+static bool sroce_rp_hold_locked(struct sroce_qp *qp, enum sroce_rp_sender who)
 {
 	struct sroce_qp_rp *rp = &qp->rp;
 	const struct sroce_qos_cfg *c;
 	bool limited;
 	u64 now;
 
-	if (!rp->armed)
+	if (!rp->armed || rp->stopped)
 		return false;
 	now = ktime_get_ns();
 	rcu_read_lock();
@@ -157,6 +173,7 @@ bool sroce_rp_hold(struct sroce_qp *qp)
 	}
 	if (now >= rp->next_tx_ns)
 		return false;
+	rp->waiting |= BIT(who);
 	if (!hrtimer_is_queued(&rp->pace_timer))
 		hrtimer_start(&rp->pace_timer, ns_to_ktime(rp->next_tx_ns),
 			      HRTIMER_MODE_ABS_SOFT);
@@ -164,8 +181,33 @@ bool sroce_rp_hold(struct sroce_qp *qp)
 }
 
 /**
- * sroce_rp_sent() - the requester queued a packet
- * @qp: the QP, sq_lock held
+ * sroce_rp_hold() - must a sender of the QP wait for the QP's rate?
+ * @qp: the QP; sq_lock held for the requester, resp.lock for the
+ *	responder
+ * @who: which of them asks
+ *
+ * Catches the rate state up to now: a QP back at its maximum rate, or
+ * whose priority no longer has the reaction point on, is paced no more
+ * until its next CNP.  Otherwise the packet waits until the previous
+ * one's bytes (the requester's or the responder's: the rate is the QP's)
+ * have taken their time at the current rate, and the pace timer runs the
+ * sender then.
+ *
+ * Return: true if the sender must stop for now.
+ */
+bool sroce_rp_hold(struct sroce_qp *qp, enum sroce_rp_sender who)
+{
+	bool hold;
+
+	spin_lock(&qp->rp.lock);
+	hold = sroce_rp_hold_locked(qp, who);
+	spin_unlock(&qp->rp.lock);
+	return hold;
+}
+
+/**
+ * sroce_rp_sent() - a sender of the QP queued a packet
+ * @qp: the QP, with the lock sroce_rp_hold() wants held
  * @bytes: its length on the wire
  *
  * Counts the bytes for the byte stage and sets when the next packet may
@@ -179,8 +221,9 @@ void sroce_rp_sent(struct sroce_qp *qp, unsigned int bytes)
 	const struct sroce_qos_cfg *c;
 	u64 now, gap;
 
+	spin_lock(&rp->lock);
 	if (!rp->armed)
-		return;
+		goto out;
 	now = ktime_get_ns();
 	rcu_read_lock();
 	c = rcu_dereference(qp->sdev->qos);
@@ -189,6 +232,8 @@ void sroce_rp_sent(struct sroce_qp *qp, unsigned int bytes)
 	gap = min_t(u64, sroce_dcqcn_rp_tx_ns(&rp->st, bytes),
 		    SROCE_RP_MAX_GAP_NS);
 	rp->next_tx_ns = max(rp->next_tx_ns, now) + gap;
+out:
+	spin_unlock(&rp->lock);
 }
 
 /**
@@ -208,13 +253,13 @@ int sroce_rp_fill_res(struct sk_buff *msg, struct sroce_qp *qp)
 	struct nlattr *nest;
 	bool armed;
 
-	spin_lock_bh(&qp->sq_lock);
+	spin_lock_bh(&qp->rp.lock);
 	armed = qp->rp.armed;
 	if (armed) {
 		rate = sroce_dcqcn_rp_rate_mbps(&qp->rp.st);
 		alpha = sroce_dcqcn_rp_alpha(&qp->rp.st);
 	}
-	spin_unlock_bh(&qp->sq_lock);
+	spin_unlock_bh(&qp->rp.lock);
 	/* driver attributes go in a nest of their own, which the driver opens */
 	nest = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
 	if (!nest)

@@ -463,7 +463,7 @@ struct sroce_resp {
  * @flush_work: retries an SQ flush that found the completer delivering
  * @np_last_cnp_ns: when this QP last sent a CNP, 0 if never (cnp.c; set
  *	without a lock, by compare and exchange)
- * @rp: its DCQCN reaction point (rp.c), under @sq_lock
+ * @rp: its DCQCN reaction point (rp.c), under its own lock
  */
 struct sroce_qp {
 	struct ib_qp ibqp;
@@ -710,6 +710,8 @@ void sroce_comp_run(struct sroce_qp *qp);
 /* --- resp.c -------------------------------------------------------------- */
 /* At create, type and sdev set; 0 or -ENOMEM; cleanup is safe after both */
 int sroce_resp_init(struct sroce_qp *qp);
+/* Continue queued responses from resp.tx_work (the pace timer's kick) */
+void sroce_resp_kick(struct sroce_qp *qp);
 /* Stop the response work and tx wait, free the resources; may sleep */
 void sroce_resp_cleanup(struct sroce_qp *qp);
 /* Modify to RESET: forget all responder state; under resp.lock */
