@@ -130,7 +130,7 @@ static struct options opt = {
 #define STREAM_SLOTS	8
 /* messages in flight; READs beyond max_rd_atomic wait in the QP */
 #define STREAM_DEPTH	4
-#define STREAM_MAX_MSG	(1u << 20)
+#define STREAM_MAX_MSG	(1024u * 1024)
 
 static bool is_stream(void)
 {
@@ -1917,13 +1917,31 @@ static bool stream_wc_bad(struct stream *s, const struct ibv_wc *wc,
 	return true;
 }
 
+/*
+ * A line from the server during a WRITE stream: a credit, or its verdict
+ * if it gave up (false, with s->why set).
+ */
+static bool stream_client_line(struct ctx *c, struct stream *s)
+{
+	char line[LINE_MAX_LEN];
+	unsigned long long n;
+
+	ctl_recv(c, line, sizeof(line), opt.timeout);
+	if (sscanf(line, "C %llu", &n) == 1 && n <= s->posted) {
+		s->credit = n;
+		return true;
+	}
+	if (strncmp(line, "RESULT fail ", 12))
+		die("unexpected line from the server: %s", line);
+	snprintf(s->why, sizeof(s->why), "server: %.400s", line + 12);
+	return false;
+}
+
 /* The client's side of a WRITE stream; false with s->why set on failure. */
 static bool stream_write_client(struct ctx *c, struct stream *s)
 {
 	__u64 stop = now_ms() + opt.stream_secs * 1000ull;
-	char line[LINE_MAX_LEN];
 	struct ibv_wc wc[STREAM_DEPTH];
-	unsigned long long n;
 	bool ready;
 	int i, got;
 
@@ -1950,17 +1968,8 @@ static bool stream_write_client(struct ctx *c, struct stream *s)
 			s->bytes += opt.max_size;
 			s->last_ms = now_ms();
 		}
-		if (ready) {
-			ctl_recv(c, line, sizeof(line), opt.timeout);
-			if (sscanf(line, "C %llu", &n) == 1 && n <= s->posted)
-				s->credit = n;
-			else if (!strncmp(line, "RESULT fail ", 12)) {
-				snprintf(s->why, sizeof(s->why), "server: %.400s",
-					 line + 12);
-				return false;
-			} else
-				die("unexpected line from the server: %s", line);
-		}
+		if (ready && !stream_client_line(c, s))
+			return false;
 		if (stream_stalled(s)) {
 			snprintf(s->why, sizeof(s->why),
 				 "no completion for %u s (%llu posted, %llu done)",
