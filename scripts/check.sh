@@ -158,7 +158,9 @@ pool_wait() {
 }
 
 # Start one pool entry ("KERNEL MODE NAME:SCRIPT[:K=V K=V...]").  Its
-# guests get 600 s, or SROCE_GUEST_TIMEOUT=N seconds among its K=V.
+# guests get 600 s, or SROCE_GUEST_TIMEOUT=N seconds among its K=V; it
+# counts as SROCE_POOL_CPUS=N CPUs among them if given (a test whose
+# figures suffer when a guest beside it takes its CPU: incast.sh).
 start_run() {
 	local t=${1#* } mode rest name script envs=() args=() kv cpus=1 secs=600
 	[ "${1%% *}" = debug ] && args=(--kernel "$kernel")
@@ -179,6 +181,7 @@ start_run() {
 			args+=(--pair)
 			cpus=2
 		fi
+		[[ $rest =~ SROCE_POOL_CPUS=([0-9]+) ]] && cpus=${BASH_REMATCH[1]}
 		for kv in "${envs[@]}"; do
 			args+=(--env "$kv")
 		done
@@ -213,6 +216,7 @@ entry_fits() {
 	local t=${1#* } need=1
 	[ "${1%% *}" = debug ] && [ "$kernel_state" != ok ] && return 1
 	[ "${t%% *}" = pair ] && need=2
+	[[ $t =~ SROCE_POOL_CPUS=([0-9]+) ]] && need=${BASH_REMATCH[1]}
 	# an entry wider than $jobs still runs, alone
 	[ $((running_cpus + need)) -le "$jobs" ] || [ "$running_cpus" = 0 ]
 }
@@ -411,6 +415,7 @@ if want guest; then
 		"single local-peers:scripts/tests/local-peers.sh"
 		"single qos:scripts/tests/qos.sh"
 		"single cc:scripts/tests/cc.sh"
+		"single incast:scripts/tests/incast.sh:SROCE_POOL_CPUS=2 SROCE_GUEST_TIMEOUT=900"
 		"single backpressure:scripts/tests/backpressure.sh"
 		"single link:scripts/tests/link.sh"
 		"single verbs-mr:scripts/tests/verbs-mr.sh"
