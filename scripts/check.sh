@@ -464,6 +464,7 @@ if want debug; then
 		"single debug-hostile-rings:scripts/tests/hostile-rings.sh:SROCE_HOSTILE_ROUNDS=2"
 		"single debug-local-peers:scripts/tests/local-peers.sh:SROCE_LO_KINDS=v2-ipv4,v1-ipv6"
 		"single debug-cc:scripts/tests/cc.sh:SROCE_CC_KINDS=v1 SROCE_CC_RP_RATE=0"
+		"single debug-incast:scripts/tests/incast.sh:SROCE_INCAST_MODES=mixed SROCE_INCAST_FIGURES=0 SROCE_INCAST_SECS=20 SROCE_INCAST_MBIT=2 SROCE_INCAST_LIMIT=60000 SROCE_INCAST_ACK_T=17"
 	)
 	debug_long_tests=(
 		"pair debug-rc-long:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=pingpong,rdmacm,verify SROCE_RC_VERIFY_MAX=1048576"
