@@ -66,12 +66,18 @@ void sroce_rp_stop(struct sroce_qp *qp)
 	hrtimer_cancel(&qp->rp.pace_timer);
 }
 
-/* A new connection starts at its maximum rate */
+/*
+ * A new connection starts at its maximum rate.  Called at create and
+ * under the QP's locks with interrupts off (the move to RESET), where
+ * re-enabling bottom halves would run softirqs, so irqsave.
+ */
 void sroce_rp_reset(struct sroce_qp *qp)
 {
-	spin_lock_bh(&qp->rp.lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->rp.lock, flags);
 	qp->rp.armed = false;
-	spin_unlock_bh(&qp->rp.lock);
+	spin_unlock_irqrestore(&qp->rp.lock, flags);
 }
 
 /*
