@@ -52,7 +52,7 @@ enum sroce_rp_sender {
  * @pace_timer: runs the waiting senders at @next_tx_ns
  */
 struct sroce_qp_rp {
-	spinlock_t lock;
+	spinlock_t lock;	/* innermost; see the top of this file */
 	struct sroce_dcqcn_rp st;
 	bool armed;
 	bool stopped;
