@@ -157,10 +157,20 @@ pool_wait() {
 	done
 }
 
+# pool_cpus ENTRY DEFAULT: the CPUs an entry counts as: SROCE_POOL_CPUS=N
+# among its K=V, "all" for the whole pool (a test whose figures suffer
+# when a guest beside it takes CPU time: incast.sh), else DEFAULT.
+pool_cpus() {
+	if [[ $1 =~ SROCE_POOL_CPUS=([0-9]+|all) ]]; then
+		[ "${BASH_REMATCH[1]}" = all ] && echo "$jobs" || echo "${BASH_REMATCH[1]}"
+	else
+		echo "$2"
+	fi
+}
+
 # Start one pool entry ("KERNEL MODE NAME:SCRIPT[:K=V K=V...]").  Its
 # guests get 600 s, or SROCE_GUEST_TIMEOUT=N seconds among its K=V; it
-# counts as SROCE_POOL_CPUS=N CPUs among them if given (a test whose
-# figures suffer when a guest beside it takes its CPU: incast.sh).
+# counts as pool_cpus says.
 start_run() {
 	local t=${1#* } mode rest name script envs=() args=() kv cpus=1 secs=600
 	[ "${1%% *}" = debug ] && args=(--kernel "$kernel")
@@ -181,7 +191,7 @@ start_run() {
 			args+=(--pair)
 			cpus=2
 		fi
-		[[ $rest =~ SROCE_POOL_CPUS=([0-9]+) ]] && cpus=${BASH_REMATCH[1]}
+		cpus=$(pool_cpus "$rest" "$cpus")
 		for kv in "${envs[@]}"; do
 			args+=(--env "$kv")
 		done
@@ -216,7 +226,7 @@ entry_fits() {
 	local t=${1#* } need=1
 	[ "${1%% *}" = debug ] && [ "$kernel_state" != ok ] && return 1
 	[ "${t%% *}" = pair ] && need=2
-	[[ $t =~ SROCE_POOL_CPUS=([0-9]+) ]] && need=${BASH_REMATCH[1]}
+	need=$(pool_cpus "$t" "$need")
 	# an entry wider than $jobs still runs, alone
 	[ $((running_cpus + need)) -le "$jobs" ] || [ "$running_cpus" = 0 ]
 }
@@ -392,9 +402,13 @@ stage "guest tests, KUnit and the debug kernel's tests"
 if want guest; then
 	[ -f rdma_sroce.ko ] || make -s modules >/dev/null 2>&1
 	interop="SROCE_RC_ONLY=pingpong,rdmacm,verify"
-	# The pairs first, each with a single-guest run beside it; the longest
-	# single-guest runs first, so that the last to end is short.
+	# incast.sh alone first (it takes the whole pool: at its start no
+	# guest runs, and the debug kernel's build at idle priority takes
+	# only the CPU it leaves); then the pairs, each with a single-guest
+	# run beside it; the longest single-guest runs first, so that the
+	# last to end is short.
 	tests=(
+		"single incast:scripts/tests/incast.sh:SROCE_POOL_CPUS=all SROCE_GUEST_TIMEOUT=900"
 		"single rig-smoke:scripts/tests/rig-smoke.sh"
 		"pair rig-smoke:scripts/tests/rig-smoke.sh"
 		"pair link-pair:scripts/tests/link-pair.sh"
@@ -415,7 +429,6 @@ if want guest; then
 		"single local-peers:scripts/tests/local-peers.sh"
 		"single qos:scripts/tests/qos.sh"
 		"single cc:scripts/tests/cc.sh"
-		"single incast:scripts/tests/incast.sh:SROCE_POOL_CPUS=2 SROCE_GUEST_TIMEOUT=900"
 		"single backpressure:scripts/tests/backpressure.sh"
 		"single link:scripts/tests/link.sh"
 		"single verbs-mr:scripts/tests/verbs-mr.sh"

@@ -17,7 +17,7 @@
 #    frames for a priority PFC is off for ignored, malformed ones counted;
 #    (pfc_inject.c sends them);
 #  - the checkers (qos_wire.py, qos_pause.py) shown to catch a wrong PCP,
-#    a set ECN bit and a pause not honoured.
+#    a set ECN bit, a pause not honoured and one that held every priority.
 set -u
 # v6_gid and sroce-lib.sh's helpers
 # shellcheck source=scripts/tests/rdma-pair-lib.sh
@@ -35,8 +35,8 @@ cases=(
 	"pcp-v2-ipv4-untagged v2-ipv4 pcp - 3 0x6a - 3"
 )
 # the rig; defaults 4, refusals 7, writes 4; per case two tools, three
-# classes of packet, the counters; the checker's self-test; PFC 15
-t_plan $((1 + 4 + 7 + 4 + ${#cases[@]} * 6 + 1 + 15))
+# classes of packet, the counters; the checker's self-test; PFC 16
+t_plan $((1 + 4 + 7 + 4 + ${#cases[@]} * 6 + 1 + 16))
 
 sroce_load
 t_check "two links on a veth pair" veth_links
@@ -343,12 +343,24 @@ pargs=(/tmp/qos.inject /tmp/qos.pfc.fields --src "$mac1" --prio 3 --other 0
 	--quanta-ns 3355392 --phases 2 --duration-us "$((durb - dura))")
 $PAUSE "${pargs[@]}" >/tmp/qos.pause 2>&1
 t_program qos_pause /tmp/qos.pause $?
-$PAUSE "${pargs[@]}" --corrupt >/tmp/qos.pause.corrupt 2>&1
-verdicts=$(cut -d' ' -f1 /tmp/qos.pause.corrupt | tr '\n' ' ')
-[ "$verdicts" = "FAIL PASS PASS FAIL PASS PASS PASS " ] &&
+# The self-tests: each corruption must turn its own verdicts to FAIL and
+# leave the others as the real judging gave them.
+pause_selftest() {
+	local what=$1 line=$2 want got
+	$PAUSE "${pargs[@]}" --corrupt "$what" >"/tmp/qos.pause.$what" 2>&1
+	want=$(grep -E '^(PASS|FAIL) ' /tmp/qos.pause |
+		sed -E "s/^PASS (PFC phase [0-9]+: priority [0-9]+ $line)/FAIL \1/" | cut -d' ' -f1-7)
+	got=$(grep -E '^(PASS|FAIL) ' "/tmp/qos.pause.$what" | cut -d' ' -f1-7)
+	[ -n "$got" ] && [ "$got" = "$want" ]
+}
+pause_selftest leak paused &&
 	t_ok "qos_pause catches a pause that was not honoured" ||
 	t_fail "qos_pause catches a pause that was not honoured" \
-		"$(tr '\n' ' ' </tmp/qos.pause.corrupt)"
+		"$(tr '\n' ' ' </tmp/qos.pause.leak)"
+pause_selftest hol "went on" &&
+	t_ok "qos_pause catches a pause that held the other priority too" ||
+	t_fail "qos_pause catches a pause that held the other priority too" \
+		"$(tr '\n' ' ' </tmp/qos.pause.hol)"
 sent3=$(awk '$1 == "SENT" && $2 == 3 { print $3 }' /tmp/qos.inject)
 [ "$((p3b - p3a))" = "${sent3:-x}" ] &&
 	t_ok "pfc: rx_prio3_pause counts the $sent3 pause frames" ||
