@@ -1918,27 +1918,80 @@ static bool stream_wc_bad(struct stream *s, const struct ibv_wc *wc,
 }
 
 /*
- * A line from the server during a WRITE stream: a credit, or its verdict
- * if it gave up (false, with s->why set).
+ * A line from the peer while this side sends: a WRITE stream's credit, or
+ * the server's verdict if it gave up (false, with s->why set).  A READ
+ * stream's client says nothing until the end.
  */
-static bool stream_client_line(struct ctx *c, struct stream *s)
+static bool stream_sender_line(struct ctx *c, struct stream *s)
 {
+	const char *peer = c->client ? "server" : "client";
 	char line[LINE_MAX_LEN];
 	unsigned long long n;
 
 	ctl_recv(c, line, sizeof(line), opt.timeout);
-	if (sscanf(line, "C %llu", &n) == 1 && n <= s->posted) {
+	if (c->client && sscanf(line, "C %llu", &n) == 1 && n <= s->posted) {
 		s->credit = n;
 		return true;
 	}
-	if (strncmp(line, "RESULT fail ", 12))
-		die("unexpected line from the server: %s", line);
+	if (!c->client || strncmp(line, "RESULT fail ", 12))
+		die("unexpected line from the %s: %s", peer, line);
 	snprintf(s->why, sizeof(s->why), "server: %.400s", line + 12);
 	return false;
 }
 
-/* The client's side of a WRITE stream; false with s->why set on failure. */
-static bool stream_write_client(struct ctx *c, struct stream *s)
+/* Room for one more message: in flight, and (WRITE) in the server's slots. */
+static bool stream_room(const struct stream *s)
+{
+	if (s->posted - s->done >= STREAM_DEPTH)
+		return false;
+	return stream_reads() || s->posted < s->credit + STREAM_SLOTS;
+}
+
+/* Post the next message: a slot filled and written, or canaried and read. */
+static void stream_post_next(struct ctx *c, struct stream *s)
+{
+	__u8 *src = stream_slot(c->src, s->posted);
+	__u8 *dst = stream_slot(c->dst, s->posted);
+
+	if (stream_reads()) {
+		memset(dst, CANARY, opt.max_size);
+		stream_post(c, IBV_WR_RDMA_READ, dst, c->dst_mr->lkey,
+			    c->peer.src_addr + (dst - c->dst),
+			    c->peer.src_rkey, s->posted);
+	} else {
+		pattern_fill(src, opt.max_size, stream_tag(s->posted), 0);
+		stream_post(c, IBV_WR_RDMA_WRITE_WITH_IMM, src, c->src_mr->lkey,
+			    c->peer.dst_addr + (src - c->src),
+			    c->peer.dst_rkey, s->posted);
+	}
+	s->posted++;
+}
+
+/* The sender's completion of message s->done; false with s->why if bad. */
+static bool stream_completed(struct ctx *c, struct stream *s,
+			     const struct ibv_wc *wc)
+{
+	if (stream_wc_bad(s, wc, stream_reads() ? IBV_WC_RDMA_READ :
+						  IBV_WC_RDMA_WRITE))
+		return false;
+	/* a READ's data is checked where it landed: the slot's tag */
+	if (stream_reads()) {
+		if (!stream_check(c, s, s->done,
+				  stream_tag(s->done % STREAM_SLOTS)))
+			return false;
+		s->checked++;
+	}
+	s->bytes += opt.max_size;
+	s->last_ms = now_ms();
+	return true;
+}
+
+/*
+ * The sending side, a WRITE stream's client or a READ stream's server:
+ * messages for opt.stream_secs, then until all have completed; false with
+ * s->why set on failure.
+ */
+static bool stream_send(struct ctx *c, struct stream *s)
 {
 	__u64 stop = now_ms() + opt.stream_secs * 1000ull;
 	struct ibv_wc wc[STREAM_DEPTH];
@@ -1946,29 +1999,20 @@ static bool stream_write_client(struct ctx *c, struct stream *s)
 	int i, got;
 
 	for (;;) {
-		while (now_ms() < stop && s->posted - s->done < STREAM_DEPTH &&
-		       s->posted < s->credit + STREAM_SLOTS) {
-			__u8 *src = stream_slot(c->src, s->posted);
-
-			pattern_fill(src, opt.max_size, stream_tag(s->posted), 0);
-			stream_post(c, IBV_WR_RDMA_WRITE_WITH_IMM, src,
-				    c->src_mr->lkey,
-				    c->peer.dst_addr + (src - c->src),
-				    c->peer.dst_rkey, s->posted);
-			s->posted++;
-		}
+		while (now_ms() < stop && stream_room(s))
+			stream_post_next(c, s);
 		if (s->posted == s->done && now_ms() >= stop)
 			return true;
 		got = stream_poll(c, c->scq, wc, STREAM_DEPTH, &ready);
 		if (got < 0)
 			die("ibv_poll_cq failed");
-		for (i = 0; i < got; i++, s->done++) {
-			if (stream_wc_bad(s, &wc[i], IBV_WC_RDMA_WRITE))
+		for (i = 0; i < got; i++, s->done++)
+			if (!stream_completed(c, s, &wc[i]))
 				return false;
-			s->bytes += opt.max_size;
-			s->last_ms = now_ms();
-		}
-		if (ready && !stream_client_line(c, s))
+		/* the server reports how far it got */
+		if (!c->client)
+			stream_progress(s, false);
+		if (ready && !stream_sender_line(c, s))
 			return false;
 		if (stream_stalled(s)) {
 			snprintf(s->why, sizeof(s->why),
@@ -2039,53 +2083,6 @@ static bool stream_write_server(struct ctx *c, struct stream *s)
 	return true;
 }
 
-/* The server's side of a READ stream: it reads the client's slots. */
-static bool stream_read_server(struct ctx *c, struct stream *s)
-{
-	__u64 stop = now_ms() + opt.stream_secs * 1000ull;
-	struct ibv_wc wc[STREAM_DEPTH];
-	bool ready;
-	int i, got;
-
-	for (;;) {
-		while (now_ms() < stop && s->posted - s->done < STREAM_DEPTH) {
-			__u8 *dst = stream_slot(c->dst, s->posted);
-
-			memset(dst, CANARY, opt.max_size);
-			stream_post(c, IBV_WR_RDMA_READ, dst, c->dst_mr->lkey,
-				    c->peer.src_addr + (dst - c->dst),
-				    c->peer.src_rkey, s->posted);
-			s->posted++;
-		}
-		if (s->posted == s->done && now_ms() >= stop)
-			return true;
-		got = stream_poll(c, c->scq, wc, STREAM_DEPTH, &ready);
-		if (got < 0)
-			die("ibv_poll_cq failed");
-		for (i = 0; i < got; i++, s->done++) {
-			if (stream_wc_bad(s, &wc[i], IBV_WC_RDMA_READ))
-				return false;
-			/* completions come in order; the slot's tag */
-			if (!stream_check(c, s, s->done,
-					  stream_tag(s->done % STREAM_SLOTS)))
-				return false;
-			s->checked++;
-			s->bytes += opt.max_size;
-			s->last_ms = now_ms();
-		}
-		stream_progress(s, false);
-		if (ready)
-			die("unexpected line from the client");
-		if (stream_stalled(s)) {
-			snprintf(s->why, sizeof(s->why),
-				 "no completion for %u s (%llu posted, %llu done)",
-				 opt.timeout, (unsigned long long)s->posted,
-				 (unsigned long long)s->done);
-			return false;
-		}
-	}
-}
-
 static void stream_tap(bool ok, const char *why)
 {
 	printf("%s - stream %s%s%s%s%s\n", ok ? "ok" : "not ok", opt.stream_op,
@@ -2139,7 +2136,7 @@ static bool run_stream(struct ctx *c)
 	s.last_ms = start;
 	if (!c->client) {
 		stream_progress(&s, true);
-		ok = stream_reads() ? stream_read_server(c, &s) :
+		ok = stream_reads() ? stream_send(c, &s) :
 				      stream_write_server(c, &s);
 		stream_progress(&s, true);
 		if (ok)
@@ -2151,7 +2148,7 @@ static bool run_stream(struct ctx *c)
 		return ok;
 	}
 	if (!stream_reads()) {
-		if (!stream_write_client(c, &s)) {
+		if (!stream_send(c, &s)) {
 			/* the server's verdict says whose it is */
 			snprintf(why, sizeof(why), "(%s%s)",
 				 strncmp(s.why, "server: ", 8) ? "client: " : "",
