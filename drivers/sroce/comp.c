@@ -74,6 +74,19 @@ static bool comp_idle(const struct sroce_qp *qp)
 }
 
 /*
+ * Is a request that asked for an answer (AckReq) unanswered?  The IBTA's
+ * transport timer times such answers.  Packets sent without AckReq are
+ * answered along with the next that asks, and every burst ends with one
+ * (a message's last packet, the window's, one in SROCE_ACKREQ_INTERVAL):
+ * while the reaction point paces the rest of a message out slowly, no
+ * answer is late yet, however long since the last ACK.
+ */
+static bool comp_ackreq_out(const struct sroce_qp *qp)
+{
+	return sroce_psn_after(qp->comp.ackreq_end, qp->comp.psn);
+}
+
+/*
  * Is @psn sent and not yet acknowledged?  Older PSNs are duplicates and
  * are ignored quietly; newer ones were never sent: counted as bogus.
  */
@@ -491,7 +504,7 @@ static void comp_settle(struct sroce_qp *qp, struct comp_ctx *ctx)
 		return;
 	if (sroce_psn_after(qp->comp.psn, qp->req.psn))
 		sroce_req_rewind(qp);
-	if (comp_idle(qp))
+	if (comp_idle(qp) || !comp_ackreq_out(qp))
 		timer_delete(&qp->comp.retrans_timer);
 	else if (!qp->comp.rnr_wait && !ctx->fatal)
 		comp_arm_timer(qp);
@@ -657,16 +670,19 @@ void sroce_comp_rcv(struct sroce_qp *qp, const void *nh,
 /**
  * sroce_comp_arm() - a request with AckReq went out
  * @qp: the QP
+ * @end: the PSN after it
  *
  * Starts the local ACK timer unless it runs already: it measures from the
  * oldest unanswered request, so later packets do not push it back.
  *
  * Context: sq_lock held (the requester).
  */
-void sroce_comp_arm(struct sroce_qp *qp)
+void sroce_comp_arm(struct sroce_qp *qp, u32 end)
 {
 	unsigned long t = comp_timeout_jiffies(qp);
 
+	if (sroce_psn_after(end, qp->comp.ackreq_end))
+		qp->comp.ackreq_end = end;
 	qp->comp.ackreq_mark = qp->req.waiter.mark;
 	qp->comp.ackreq_prio = qp->req.waiter.mark_prio;
 	if (t && !timer_pending(&qp->comp.retrans_timer))
@@ -681,7 +697,7 @@ static void comp_retrans_expired(struct timer_list *t)
 	spin_lock_bh(&qp->sq_lock);
 	/* pending again: re-armed by progress while we waited for the lock */
 	if (!comp_active(qp) || qp->comp.rnr_wait || comp_idle(qp) ||
-	    timer_pending(t)) {
+	    !comp_ackreq_out(qp) || timer_pending(t)) {
 		spin_unlock_bh(&qp->sq_lock);
 		return;
 	}
@@ -739,6 +755,7 @@ void sroce_comp_init(struct sroce_qp *qp)
 		timer_delete(&comp->rnr_timer);
 	}
 	comp->psn = qp->attr.sq_psn & SROCE_PSN_MASK;
+	comp->ackreq_end = comp->psn;
 	comp->retry_cnt = qp->attr.retry_cnt;
 	comp->rnr_retry = qp->attr.rnr_retry;
 	comp->rnr_wait = false;

@@ -726,7 +726,7 @@ static enum req_step req_send_packet(struct sroce_qp *qp,
 		WRITE_ONCE(qp->req.tx_blocked, false);
 	sroce_rp_sent(qp, wire_len);
 	if (p.ackreq)
-		sroce_comp_arm(qp);
+		sroce_comp_arm(qp, sroce_psn_add(p.psn, p.npsn));
 	return ret > 0 ? REQ_STOP : REQ_CONTINUE;
 }
 
@@ -918,6 +918,7 @@ void sroce_req_set_psn(struct sroce_qp *qp, u32 psn)
 	qp->req.psn = psn;
 	qp->req.psn_hi = psn;
 	qp->comp.psn = psn;
+	qp->comp.ackreq_end = psn;
 	qp->comp.retry_cnt = qp->attr.retry_cnt;
 	qp->comp.rnr_retry = qp->attr.rnr_retry;
 	qp->comp.seq_retried = false;

@@ -317,6 +317,8 @@ struct sroce_req {
  * @ackreq_mark: where the last request with AckReq stands in the transmit
  *	queues (struct sroce_tx_waiter @mark)
  * @ackreq_prio: its priority
+ * @ackreq_end: the PSN after the furthest request sent with AckReq; while
+ *	it is not beyond @psn, no request sent asked for an answer yet
  * @delivering: one context is posting send completions outside sq_lock;
  *	others leave theirs to it, which keeps the CQEs in SQ order
  */
@@ -334,6 +336,7 @@ struct sroce_comp {
 	bool delivering;
 	u64 ackreq_mark;
 	u8 ackreq_prio;
+	u32 ackreq_end;
 };
 
 /**
@@ -700,7 +703,7 @@ void sroce_comp_stop(struct sroce_qp *qp);
 void sroce_comp_rcv(struct sroce_qp *qp, const void *nh,
 		    const struct sroce_pkt *pkt);
 /* The requester sent a request with AckReq: (re)arm the ACK timer */
-void sroce_comp_arm(struct sroce_qp *qp);
+void sroce_comp_arm(struct sroce_qp *qp, u32 end);
 /*
  * Complete the send WQEs that are done, in SQ order, and post their CQEs;
  * after a failed one, move the QP to error.  Takes sq_lock: call unlocked.
