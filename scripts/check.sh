@@ -401,7 +401,7 @@ fi
 stage "guest tests, KUnit and the debug kernel's tests"
 if want guest; then
 	[ -f rdma_sroce.ko ] || make -s modules >/dev/null 2>&1
-	interop="SROCE_RC_ONLY=pingpong,rdmacm,verify"
+	interop="SROCE_RC_ONLY=pingpong,rdmacm,verify,cnp"
 	# incast.sh alone first (it takes the whole pool: at its start no
 	# guest runs, and the debug kernel's build at idle priority takes
 	# only the CPU it leaves); then the pairs, each with a single-guest

@@ -17,7 +17,8 @@
 # SROCE_RC_FULL=1            every size, both families, both directions
 #                            (the default is a representative subset)
 # SROCE_RC_ONLY="..."        groups to run (space or comma separated):
-#                            pingpong perftest rdmacm verify
+#                            pingpong perftest rdmacm verify, and cnp
+#                            (between sroce and rxe only; not by default)
 # SROCE_RC_VERIFY_MAX=N      rdma_verify's largest message (default 16 MiB)
 # SROCE_RC_VERIFY_ARGS="..."  more rdma_verify client options (-n 3, -x, -P 0)
 
@@ -61,10 +62,27 @@ rping_sizes="64 4096"
 # show that corrupted data is reported
 selftest_max=4097
 
+# cnp: sroce's CNPs sent to an rdma_rxe peer, which has no congestion
+# control and must carry on.  The rxe guest marks CE on every RoCEv2/IPv4
+# packet it sends (tc pedit on eth0's egress, as a congested switch
+# would); rdma_verify runs both ways up to cnp_max, every byte checked;
+# the sroce guest must have counted the marks and sent CNPs, and the rxe
+# guest must have received them (a capture of BTH opcode 0x81).  sroce
+# to sroce is cc.sh's.
+cnp_max=65536
+cnp=0
+if group cnp; then
+	if [ "$(pair_driver_of a)" != "$(pair_driver_of b)" ]; then
+		cnp=1
+	else
+		log "rc-pair: the cnp group needs sroce on one side and rxe on the other; not run"
+	fi
+fi
+
 verify_extra=()
 read -ra verify_extra <<<"${SROCE_RC_VERIFY_ARGS:-}"
 prog=/tmp/rdma_verify
-if group verify; then
+if group verify || [ "$cnp" = 1 ]; then
 	# Built ahead of the plan, which takes rdma_verify's count of its cases.
 	cc_out=$(cc -O2 -Wall -Wextra -o "$prog" "$SROCE_REPO/scripts/tests/rdma_verify.c" \
 		-libverbs 2>&1)
@@ -87,17 +105,23 @@ if group verify; then
 		per_verify=0
 	fi
 fi
+per_cnp=0
+if [ "$cnp" = 1 ] && ! per_cnp=$("$prog" -m "$cnp_max" --plan); then
+	log "rdma_verify cannot say how many cases it runs; planning none"
+	per_cnp=0
+fi
 passes=0
 b_passes=0
 for s in $servers; do
 	passes=$((passes + $(words "$families")))
 	[ "$s" = b ] && b_passes=$((b_passes + $(words "$families")))
 done
-# Both: ping, the build of rdma_verify, link delete.  a: the gate, every
-# pass, the self-test.
-plan=$((2 + $(group verify && echo 1 || echo 0)))
+# Both: ping, the build of rdma_verify, link delete, and with cnp its
+# count on this side.  a: the gate, every pass, the self-test, cnp's
+# rdma_verify cases.
+plan=$((2 + $(group verify || [ "$cnp" = 1 ] && echo 1 || echo 0) + cnp))
 if [ "$SROCE_ROLE" = a ]; then
-	plan=$((plan + 1 + passes * per_pass + b_passes * per_verify))
+	plan=$((plan + 1 + passes * per_pass + b_passes * per_verify + per_cnp))
 	group verify && plan=$((plan + 1))
 fi
 t_plan "$plan"
@@ -118,7 +142,7 @@ log "$DEV: RoCE v2 GID index ${gidx[ipv4]} (IPv4), ${gidx[ipv6]} (IPv6)"
 t_check "[$SROCE_ROLE] $DRV: ping the peer over eth0" retry 5 ping -c 1 -W 3 "$SROCE_PEER_IP4"
 barrier linked || fail "the peer never linked its driver"
 
-if group verify; then
+if group verify || [ "$cnp" = 1 ]; then
 	if [ "$cc_rc" = 0 ] && [ -z "$cc_out" ]; then
 		t_ok "[$SROCE_ROLE] rdma_verify compiles cleanly"
 	else
@@ -242,6 +266,48 @@ run_verify_selftest() {
 	fi
 }
 
+# cnp's run (see cnp_max): the rxe guest marks and captures, the sroce
+# guest counts; each checks its own side.
+run_cnp() {
+	local port=18602 cap=/tmp/rc.cnp.pcapng cap_pid m0 c0 m1 c1 n
+	local name="rdma_verify with CE marks and sroce's CNPs (ipv4, both ways)"
+	if [ "$DRV" = rxe ]; then
+		modprobe -a sch_ingress act_pedit act_csum cls_flower ||
+			log "cnp: modprobe of the tc modules failed"
+		if ! tc qdisc add dev eth0 clsact ||
+		   ! tc filter add dev eth0 egress protocol ip flower ip_proto udp \
+			dst_port 4791 action pedit ex munge ip dsfield set 3 retain 3 \
+			pipe action csum ip; then
+			log "cnp: the marking filter was refused"
+		fi
+		dumpcap -q -i eth0 -f 'udp dst port 4791 and udp[8] = 0x81' -w "$cap" \
+			2>/tmp/rc.cnp.err &
+		cap_pid=$!
+		wait_for 10 test -s "$cap" || log "cnp: dumpcap: $(cat /tmp/rc.cnp.err)"
+	else
+		m0=$(counter "$DEV" np_ecn_marked_roce_packets)
+		c0=$(counter "$DEV" np_cnp_sent)
+	fi
+	barrier cnp.ready || fail "the peer never got ready for cnp"
+	srv=("$prog" -d "$DEV" -g "${gidx[ipv4]}" -p "$port" -t 30)
+	cli=("${srv[@]}" -s "$((RANDOM + 1))" -m "$cnp_max" -l cnp -r a:b "${peer_ip[ipv4]}")
+	PR_SERVER=b PR_RETRIES=1 PR_TAP=rdma_verify pair_run "$name" 300 "tcp:$port"
+	if [ "$DRV" = rxe ]; then
+		sleep 0.5
+		kill -INT "$cap_pid"
+		wait "$cap_pid"
+		tc qdisc del dev eth0 clsact
+		n=$(tshark -r "$cap" 2>/dev/null | wc -l)
+		t_check "[$SROCE_ROLE] rxe: CNPs arrived ($n) while the data it sent was marked" \
+			test "$n" -gt 0
+		return
+	fi
+	m1=$(counter "$DEV" np_ecn_marked_roce_packets)
+	c1=$(counter "$DEV" np_cnp_sent)
+	t_check "[$SROCE_ROLE] sroce: marks counted ($((m1 - m0))) and CNPs sent ($((c1 - c0))) to rxe" \
+		test "$((m1 - m0))" -gt 0 -a "$((c1 - c0))" -gt 0
+}
+
 # One short exchange first: if plain RC traffic does not work, each of the
 # tests below would only run into its timeout, so stop here, failed.
 srv=(ibv_rc_pingpong -d "$DEV" -g "${gidx[ipv4]}" -s 4096 -m 4096 -n 5 -r 16 --chk)
@@ -273,6 +339,7 @@ for server in $servers; do
 	done
 done
 [ -n "$servers" ] && group verify && run_verify_selftest
+[ -n "$servers" ] && [ "$cnp" = 1 ] && run_cnp
 
 barrier finished || log "the peer did not finish"
 t_check "[$SROCE_ROLE] rdma link delete $DEV" rdma link delete "$DEV"
