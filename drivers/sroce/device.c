@@ -207,6 +207,9 @@ static const struct rdma_stat_desc sroce_counter_desc[SROCE_NUM_COUNTERS] = {
 	[SROCE_CNT_NP_CNP_SENT]		= { .name = "np_cnp_sent" },
 	[SROCE_CNT_RP_CNP_HANDLED]	= { .name = "rp_cnp_handled" },
 	[SROCE_CNT_RP_CNP_IGNORED]	= { .name = "rp_cnp_ignored" },
+	[SROCE_CNT_RX_ECN_ECT]		= { .name = "rx_ecn_ect_packets" },
+	[SROCE_CNT_RX_ECN_CE]		= { .name = "rx_ecn_ce_packets" },
+	[SROCE_CNT_TX_ECN_ECT]		= { .name = "tx_ecn_ect_packets" },
 	/* named as mlx5 names its per-priority Ethernet counters */
 	[SROCE_CNT_TX_PRIO0_PACKETS + 0] = { .name = "tx_prio0_packets" },
 	[SROCE_CNT_TX_PRIO0_PACKETS + 1] = { .name = "tx_prio1_packets" },

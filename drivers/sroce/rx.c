@@ -76,6 +76,22 @@ put:
 	sroce_qp_put(qp);
 }
 
+/*
+ * What the path made of the ECN field: whether our peers' packets arrive
+ * ECN-capable, and how many a switch marked (np_ecn_marked_roce_packets
+ * counts only the marks the notification point acts on).
+ */
+static void sroce_rx_count_ecn(struct sroce_dev *sdev,
+			       const struct sroce_pkt *pkt)
+{
+	u8 ecn = sroce_pkt_ecn(pkt);
+
+	if (ecn == SROCE_ECN_CE)
+		sroce_stats_inc(sdev, SROCE_CNT_RX_ECN_CE);
+	else if (ecn)
+		sroce_stats_inc(sdev, SROCE_CNT_RX_ECN_ECT);
+}
+
 void sroce_rx(struct sroce_dev *sdev, struct sk_buff *skb, int net_type)
 {
 	struct sroce_pkt pkt;
@@ -107,6 +123,7 @@ void sroce_rx(struct sroce_dev *sdev, struct sk_buff *skb, int net_type)
 		goto drop;
 	}
 	sroce_stats_add(sdev, SROCE_CNT_RX_BYTES, pkt.len);
+	sroce_rx_count_ecn(sdev, &pkt);
 
 	sroce_rx_dispatch(sdev, nh, &pkt);
 	consume_skb(skb);

@@ -53,6 +53,7 @@
 #include <linux/slab.h>
 #include <linux/udp.h>
 #include <linux/workqueue.h>
+#include <net/dsfield.h>
 #include <net/ip6_checksum.h>
 #include <net/sch_generic.h>
 
@@ -340,6 +341,19 @@ struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
 static u8 sroce_tx_prio_of(const struct sk_buff *skb)
 {
 	return skb->priority & (SROCE_NUM_PRIO - 1);
+}
+
+/* Is @skb, a packet of sroce_tx_alloc(), a RoCEv2 one marked ECN-capable? */
+static bool sroce_tx_ect(const struct sk_buff *skb)
+{
+	switch (ntohs(skb->protocol)) {
+	case ETH_P_IP:
+		return ipv4_get_dsfield(ip_hdr(skb)) & SROCE_ECN_MASK;
+	case ETH_P_IPV6:
+		return ipv6_get_dsfield(ipv6_hdr(skb)) & SROCE_ECN_MASK;
+	default:
+		return false;
+	}
 }
 
 static int sroce_tx_skb_type(const struct sk_buff *skb, enum sroce_net_type *t)
@@ -700,6 +714,7 @@ static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb, bool ctl)
 {
 	u8 prio = sroce_tx_prio_of(skb);
 	unsigned int len = skb->len;
+	bool ect = sroce_tx_ect(skb);
 	struct netdev_queue *txq;
 	struct sk_buff *spare;
 	int rc;
@@ -739,6 +754,8 @@ sent:
 	sroce_stats_add(tx->sdev, SROCE_CNT_TX_BYTES, len);
 	sroce_stats_inc(tx->sdev, SROCE_CNT_TX_PRIO0_PACKETS + prio);
 	sroce_stats_add(tx->sdev, SROCE_CNT_TX_PRIO0_BYTES + prio, len);
+	if (ect)
+		sroce_stats_inc(tx->sdev, SROCE_CNT_TX_ECN_ECT);
 }
 
 /* Under tx->lock: free every queued packet; true if waiters are to wake */

@@ -181,4 +181,12 @@ static inline bool sroce_pkt_ce(const struct sroce_pkt *pkt)
 	return (pkt->tclass & SROCE_ECN_MASK) == SROCE_ECN_CE;
 }
 
+/* The IP ECN codepoint of a RoCEv2 packet; RoCEv1 has none (Not-ECT) */
+static inline u8 sroce_pkt_ecn(const struct sroce_pkt *pkt)
+{
+	if (pkt->type == SROCE_NET_ROCE_V1)
+		return 0;
+	return pkt->tclass & SROCE_ECN_MASK;
+}
+
 #endif /* SROCE_FRAME_H */

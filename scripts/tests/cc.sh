@@ -18,7 +18,9 @@
 #  - np_enable off for the flow's priority: marks counted, no CNP;
 #  - the reaction point: its knobs (rp_enable off by default, parameters
 #    out of range or in conflict refused); with rp_enable on, sroce1's
-#    RoCEv2 requests leave ECN-capable (ECT(0)); with every packet marked
+#    RoCEv2 requests leave ECN-capable (ECT(0)), which the ECN counters of
+#    both ends show (rx_ecn_ce_packets counts the IP field's marks in the
+#    WRITE runs above); with every packet marked
 #    and CNPs every 50 us, sroce1 handles them, its QP shows in
 #    rdma resource as limited below the line rate, and ib_write_bw gets
 #    less than half of what it gets with the reaction point off;
@@ -46,10 +48,10 @@ secs=2
 min_us=20000
 
 # the rig; defaults 4, refusals 5 and one look after them, writes 3; per
-# kind the tool, two counts and cnp_wire's 4; READ 7; disabled 3; the
-# checker's self-test; the reaction point: knobs 5, ECT 2, rate 3 and,
+# kind the tool, three counts and cnp_wire's 4; READ 7; disabled 3; the
+# checker's self-test; the reaction point: knobs 5, ECT 3, rate 3 and,
 # with SROCE_CC_RP_RATE, 2 more
-t_plan $((1 + 4 + 5 + 1 + 3 + ${#kind_list[@]} * 7 + 7 + 3 + 1 + 5 + 2 + 3 + 2 * rp_rate))
+t_plan $((1 + 4 + 5 + 1 + 3 + ${#kind_list[@]} * 8 + 7 + 3 + 1 + 5 + 3 + 3 + 2 * rp_rate))
 
 sroce_load
 t_check "two links on a veth pair" veth_links
@@ -220,8 +222,15 @@ mark ns1 n1 || log "tc could not mark on n1"
 for kind in "${kind_list[@]}"; do
 	name="WRITE $kind"
 	b=$(np_counts sroce2 sroce1)
+	ce0=$(counter sroce2 rx_ecn_ce_packets)
 	run_flow "$name" ib_write_bw "$kind"
-	judge_counts "$name" sroce2 sroce1 "$b" "$(np_counts sroce2 sroce1)"
+	after=$(np_counts sroce2 sroce1)
+	judge_counts "$name" sroce2 sroce1 "$b" "$after"
+	# the IP ECN field's marks: every marked packet but RoCEv1's (FECN)
+	ce=$(($(counter sroce2 rx_ecn_ce_packets) - ce0))
+	want=$((${after%% *} - ${b%% *}))
+	[ "$kind" = v1 ] && want=0
+	t_check "$name: rx_ecn_ce_packets counted $ce CE packets, $want wanted" test "$ce" = "$want"
 	cnp_fields "/tmp/cc.$kind.fields"
 	wargs=("/tmp/cc.$kind.fields" --name "$name" --kind "$kind" --src "$mac2"
 		--count "$sent" --destqp "${cli_qpn:-0}" --dscp 46 --pcp 5 --min-us "$min_us")
@@ -277,7 +286,15 @@ t_check "cc/rp_enable takes 1,0,0,0,0,0,0,0" \
 	bash -c "echo 1,0,0,0,0,0,0,0 >$c1/rp_enable && [ \"\$(cat $c1/rp_enable)\" = 1,0,0,0,0,0,0,0 ]"
 
 # unmarked: the requests of a QP on a reaction-point priority are ECT(0)
+ect_counts() {
+	echo "$(counter sroce1 tx_ecn_ect_packets) $(counter sroce2 rx_ecn_ect_packets)" \
+		"$(counter sroce2 tx_ecn_ect_packets)"
+}
+read -r t0 r0 n0 <<<"$(ect_counts)"
 run_flow "ECT" ib_write_bw v2-ipv4
+read -r t1 r1 n1 <<<"$(ect_counts)"
+t_check "ECT: sroce1 sent $((t1 - t0)) ECN-capable, sroce2 received them ($((r1 - r0))) and sent none ($((n1 - n0)))" \
+	test "$((t1 - t0))" -gt 0 -a "$((t1 - t0))" = "$((r1 - r0))" -a "$n1" = "$n0"
 tshark -r /tmp/cc.pcapng -Y "eth.src == $mac1 && infiniband.bth.opcode <= 0x0b" \
 	-T fields -e ip.dsfield.ecn >/tmp/cc.ecn 2>/tmp/tshark.err
 ect=$(grep -c '^2$' /tmp/cc.ecn)
