@@ -138,7 +138,10 @@ _show_tail() {
 	local who=$1 file=$2
 	[ -s "$file" ] || return 0
 	echo "# --- $who (last lines)"
-	tail -n "${PR_TAIL:-15}" "$file" | sed 's/^/#   /'
+	# 40: a client's log holds every attempt of pair_run's retries, and
+	# the first one's failure was once pushed out of 15 lines by the
+	# rejected reconnects after it (rc-sroce-rxe's rping, 2026-12-03)
+	tail -n "${PR_TAIL:-40}" "$file" | sed 's/^/#   /'
 }
 
 _pr_n=0
