@@ -18,10 +18,12 @@ log must hold --phases of them.  For each phase it prints PASS/FAIL lines:
     under load it sees each edge a little later than the log says;
   - PRIO resumed at the end of the phase within a fifth of its length;
   - frames of --other went on while PRIO was surely paused (margins as
-    above): at least a quarter of what its rate outside the pauses, within
-    BASE_S of the phases, predicts.  A pause that held the whole device
-    leaves only the frames already on their way; a guest that the host
-    does not run for a while only thins them.  The longest gap is shown.
+    above): some, and either at least a quarter of what its rate outside
+    the pauses, within BASE_S of the phases, predicts, or no gap in them
+    longer than a fifth of the phase.  A pause that held the whole device
+    leaves only the frames already on their way, and fails both; a guest
+    that the host does not run for a while, or runs other guests' pollers
+    in, thins them or stalls them once, and each alone has failed so.
 Then --duration-us, the device's count of the time PRIO was paused, must
 lie between the sum of the sure pauses and that of the phases at their
 widest, with 20 % to spare.  The self-tests: --corrupt leak adds a frame
@@ -110,8 +112,10 @@ def judge_phase(n, ph, ts, other, base_rate, a):
     name = f"PFC phase {n}: priority {a.other} went on"
     how = (f"{count} frames in the {held_s * 1e3:.0f} ms paused, at least "
            f"{want:.0f} wanted ({base_rate / 1e3:.2f}/ms outside the pauses), "
-           f"longest gap {longest_gap(other, s, e) * 1e3:.0f} ms")
-    if count and count >= want:
+           f"longest gap {longest_gap(other, s, e) * 1e3:.0f} ms, a fifth "
+           f"of the phase {length / 5e-3:.0f} ms")
+    gap = longest_gap(other, s, e)
+    if count and (count >= want or gap <= length / 5):
         print(f"PASS {name} ({how})")
     else:
         print(f"FAIL {name}: {how}")
