@@ -109,12 +109,12 @@ def judge_phase(n, ph, ts, other, base_rate, a):
     held_s = sum(b - a for a, b in held)
     count = sum(1 for t in other if any(a <= t < b for a, b in held))
     want = base_rate * held_s / 4
+    gap = longest_gap(other, s, e)
     name = f"PFC phase {n}: priority {a.other} went on"
     how = (f"{count} frames in the {held_s * 1e3:.0f} ms paused, at least "
            f"{want:.0f} wanted ({base_rate / 1e3:.2f}/ms outside the pauses), "
-           f"longest gap {longest_gap(other, s, e) * 1e3:.0f} ms, a fifth "
+           f"longest gap {gap * 1e3:.0f} ms, a fifth "
            f"of the phase {length / 5e-3:.0f} ms")
-    gap = longest_gap(other, s, e)
     if count and (count >= want or gap <= length / 5):
         print(f"PASS {name} ({how})")
     else:
