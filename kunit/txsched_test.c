@@ -236,6 +236,155 @@ static void sroce_txroom_drop_caps(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, sroce_txroom_full(&r, SROCE_TXROOM_MIN));
 }
 
+/* A flow of the DRR inside a priority: a list of packet lengths */
+struct fake_flow {
+	struct sroce_txflow drr;
+	const u32 *len;
+	int n;
+	int next;
+	u64 bytes;
+};
+
+static u32 fake_head_len(const struct sroce_txflow *f)
+{
+	const struct fake_flow *ff = container_of(f, struct fake_flow, drr);
+
+	return ff->len[ff->next];
+}
+
+static void fake_add(struct sroce_txflows *fs, struct fake_flow *ff,
+		     const u32 *len, int n)
+{
+	ff->len = len;
+	ff->n = n;
+	ff->next = 0;
+	ff->bytes = 0;
+	sroce_txflow_init(&ff->drr);
+	sroce_txflows_add(fs, &ff->drr);
+}
+
+/* Peek, check the flow is one of ours, and send its head packet */
+static struct fake_flow *fake_send(struct kunit *test,
+				   struct sroce_txflows *fs)
+{
+	struct sroce_txflow *f = sroce_txflows_peek(fs, fake_head_len);
+	struct fake_flow *ff;
+	u32 len;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	ff = container_of(f, struct fake_flow, drr);
+	KUNIT_ASSERT_LT(test, ff->next, ff->n);
+	len = ff->len[ff->next++];
+	ff->bytes += len;
+	sroce_txflows_sent(f, len, ff->next == ff->n);
+	return ff;
+}
+
+/*
+ * A flow with one small packet that joins behind a backlogged bulk flow
+ * is served after at most one quantum of the bulk flow, not after its
+ * backlog.
+ */
+static void sroce_txflows_newcomer_next_round(struct kunit *test)
+{
+	static u32 bulk_len[512], one[1] = { 64 };
+	struct fake_flow bulk, lat;
+	struct sroce_txflows fs;
+	int i, at = -1;
+
+	for (i = 0; i < ARRAY_SIZE(bulk_len); i++)
+		bulk_len[i] = 4096 + 78;
+	sroce_txflows_init(&fs);
+	fake_add(&fs, &bulk, bulk_len, ARRAY_SIZE(bulk_len));
+	fake_send(test, &fs);
+	fake_add(&fs, &lat, one, 1);
+	for (i = 0; i < 4 && at < 0; i++)
+		if (fake_send(test, &fs) == &lat)
+			at = i;
+	/* the bulk flow's turn covered one packet, sent before the newcomer */
+	KUNIT_EXPECT_EQ(test, at, 0);
+	KUNIT_EXPECT_FALSE(test, sroce_txflow_active(&lat.drr));
+	KUNIT_EXPECT_TRUE(test, sroce_txflow_active(&bulk.drr));
+}
+
+/* Two backlogged flows of different packet sizes get equal bytes */
+static void sroce_txflows_fair_in_bytes(struct kunit *test)
+{
+	static u32 small[4000], big[1000];
+	struct fake_flow a, b;
+	struct sroce_txflows fs;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(small); i++)
+		small[i] = 1024;
+	for (i = 0; i < ARRAY_SIZE(big); i++)
+		big[i] = 4096;
+	sroce_txflows_init(&fs);
+	fake_add(&fs, &a, small, ARRAY_SIZE(small));
+	fake_add(&fs, &b, big, ARRAY_SIZE(big));
+	for (i = 0; i < 1500; i++)
+		fake_send(test, &fs);
+	/* a round robin over bytes: apart by at most a quantum plus a packet */
+	KUNIT_EXPECT_LE(test, abs((s64)a.bytes - (s64)b.bytes),
+			(s64)SROCE_TXFLOW_QUANTUM + 4096);
+	KUNIT_EXPECT_GT(test, a.bytes, 1000ULL * 1024);
+}
+
+/* Peeking again picks the same flow and credits nothing more */
+static void sroce_txflows_peek_keeps_place(struct kunit *test)
+{
+	static u32 len[2] = { 3000, 3000 };
+	struct fake_flow a, b;
+	struct sroce_txflows fs;
+	struct sroce_txflow *f;
+	s32 deficit;
+
+	sroce_txflows_init(&fs);
+	KUNIT_EXPECT_NULL(test, sroce_txflows_peek(&fs, fake_head_len));
+	fake_add(&fs, &a, len, 2);
+	fake_add(&fs, &b, len, 2);
+	f = sroce_txflows_peek(&fs, fake_head_len);
+	KUNIT_ASSERT_PTR_EQ(test, f, &a.drr);
+	deficit = a.drr.deficit;
+	KUNIT_EXPECT_PTR_EQ(test, sroce_txflows_peek(&fs, fake_head_len), f);
+	KUNIT_EXPECT_EQ(test, a.drr.deficit, deficit);
+	fake_send(test, &fs);
+	/* 1608 bytes left of the quantum do not cover 3000: b's turn */
+	KUNIT_EXPECT_PTR_EQ(test, fake_send(test, &fs), &b);
+	KUNIT_EXPECT_PTR_EQ(test, fake_send(test, &fs), &a);
+	KUNIT_EXPECT_PTR_EQ(test, fake_send(test, &fs), &b);
+	KUNIT_EXPECT_NULL(test, sroce_txflows_peek(&fs, fake_head_len));
+	KUNIT_EXPECT_EQ(test, a.drr.deficit, 0);
+}
+
+/*
+ * A packet the qdisc dropped is put back: its flow goes first again, even
+ * when the packet had emptied it, and then the round goes on.
+ */
+static void sroce_txflows_putback_first(struct kunit *test)
+{
+	static u32 one[1] = { 2000 }, two[2] = { 2000, 2000 };
+	struct fake_flow a, b;
+	struct sroce_txflows fs;
+
+	sroce_txflows_init(&fs);
+	fake_add(&fs, &a, one, 1);
+	fake_add(&fs, &b, two, 2);
+	KUNIT_ASSERT_PTR_EQ(test, fake_send(test, &fs), &a);
+	KUNIT_EXPECT_FALSE(test, sroce_txflow_active(&a.drr));
+	a.next = 0;
+	a.bytes = 0;
+	sroce_txflows_putback(&fs, &a.drr, one[0]);
+	KUNIT_EXPECT_PTR_EQ(test, fake_send(test, &fs), &a);
+	KUNIT_EXPECT_PTR_EQ(test, fake_send(test, &fs), &b);
+	/* b mid-turn: its packet comes back and goes first again */
+	b.next--;
+	sroce_txflows_putback(&fs, &b.drr, two[0]);
+	KUNIT_EXPECT_PTR_EQ(test, fake_send(test, &fs), &b);
+	KUNIT_EXPECT_PTR_EQ(test, fake_send(test, &fs), &b);
+	KUNIT_EXPECT_NULL(test, sroce_txflows_peek(&fs, fake_head_len));
+}
+
 static struct kunit_case sroce_txsched_cases[] = {
 	KUNIT_CASE(sroce_txsched_default_is_fair),
 	KUNIT_CASE(sroce_txsched_nothing_to_send),
@@ -247,6 +396,10 @@ static struct kunit_case sroce_txsched_cases[] = {
 	KUNIT_CASE(sroce_txsched_set_rejects),
 	KUNIT_CASE(sroce_txroom_grows),
 	KUNIT_CASE(sroce_txroom_drop_caps),
+	KUNIT_CASE(sroce_txflows_newcomer_next_round),
+	KUNIT_CASE(sroce_txflows_fair_in_bytes),
+	KUNIT_CASE(sroce_txflows_peek_keeps_place),
+	KUNIT_CASE(sroce_txflows_putback_first),
 	{}
 };
 

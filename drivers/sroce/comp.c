@@ -684,7 +684,7 @@ void sroce_comp_arm(struct sroce_qp *qp, u32 end)
 	if (sroce_psn_after(end, qp->comp.ackreq_end))
 		qp->comp.ackreq_end = end;
 	qp->comp.ackreq_mark = qp->req.waiter.mark;
-	qp->comp.ackreq_prio = qp->req.waiter.mark_prio;
+	qp->comp.ackreq_queue = qp->req.waiter.mark_queue;
 	if (t && !timer_pending(&qp->comp.retrans_timer))
 		mod_timer(&qp->comp.retrans_timer, jiffies + t);
 }
@@ -706,7 +706,7 @@ static void comp_retrans_expired(struct timer_list *t)
 	 * request: while the last one that asked for an ACK waits in our own
 	 * queue (a PFC pause, a shaper), no answer can be late yet.
 	 */
-	if (sroce_tx_still_queued(qp->sdev, qp->comp.ackreq_prio,
+	if (sroce_tx_still_queued(qp->sdev, qp->comp.ackreq_queue,
 				  qp->comp.ackreq_mark)) {
 		comp_arm_timer(qp);
 		spin_unlock_bh(&qp->sq_lock);

@@ -5,11 +5,14 @@
  * sroce_tx_alloc() classifies a packet (qos.h: its priority and traffic
  * class), builds its link and network headers in one linear skb and leaves
  * the transport part to the caller.  sroce_tx_send() finishes it (ICRC, UDP
- * checksum, PCP) and appends it to one of eight FIFOs, one per priority,
- * shared by every QP of the device.
+ * checksum, PCP) and appends it to a FIFO of its priority: each priority
+ * has SROCE_TX_FLOWS of them, and the number of the QP that sends it
+ * chooses which, so a QP's packets keep their order and QPs numbered
+ * apart by less than SROCE_TX_FLOWS never share one.
  *
  * One context at a time (tx->draining) moves packets from the FIFOs to the
- * netdev.  The txsched policy chooses the priority; a priority whose next
+ * netdev.  The txsched policy chooses the priority, and inside it the flow
+ * (a deficit round robin over the FIFOs with packets); a priority whose next
  * packet would land on a stopped netdev queue (a PFC pause the NIC acts
  * on, a full ring, a BQL limit), or in a qdisc that already holds its
  * room of bytes (txsched.h: a shaper never stops the queue, it drops), is
@@ -27,11 +30,12 @@
  * flow would slow the reaction it asks for.  Only a PFC pause of the
  * CNP's own priority, or its stopped netdev queue, holds it back.
  *
- * The FIFOs push back: above SROCE_TX_HIGH_WM packets a sender is told to
- * stop and its waiter is armed; it is woken once the FIFO is down to
- * SROCE_TX_LOW_WM.  Senders that cannot stop (ACKs, READ responses) are
- * bounded by SROCE_TX_HARD_LIMIT, beyond which packets are dropped for the
- * RC transport to repair.
+ * The FIFOs push back: above SROCE_TX_HIGH_WM packets in its FIFO, or
+ * SROCE_TX_PRIO_HIGH_WM in its priority, a sender is told to stop and its
+ * waiter is armed on its FIFO; it is woken once both are down to their
+ * low watermarks.  Senders that cannot stop (ACKs, READ responses) are
+ * bounded by SROCE_TX_HARD_LIMIT and SROCE_TX_PRIO_LIMIT, beyond which
+ * packets are dropped for the RC transport to repair.
  *
  * Contexts.  sroce_tx_send() runs a bounded drain inline (process context,
  * often with BH disabled and a QP lock held, or softirq).  Because the
@@ -65,10 +69,19 @@
 #include <sroce/sroce.h>
 #include <sroce/txsched.h>
 
-/* Per priority: arm waiters above HIGH, wake them at LOW, drop above HARD */
+/*
+ * FIFOs of a priority, chosen by the sending QP's number: QPs that share
+ * one are served in arrival order, like one QP.  One bit each in a u64.
+ */
+#define SROCE_TX_FLOWS		64
+/* Per FIFO: arm waiters above HIGH, wake them at LOW, drop above HARD */
 #define SROCE_TX_HIGH_WM	512
 #define SROCE_TX_LOW_WM		128
 #define SROCE_TX_HARD_LIMIT	(4 * SROCE_TX_HIGH_WM)
+/* The same per priority, for all its FIFOs together */
+#define SROCE_TX_PRIO_HIGH_WM	(4 * SROCE_TX_HIGH_WM)
+#define SROCE_TX_PRIO_LOW_WM	(2 * SROCE_TX_HIGH_WM)
+#define SROCE_TX_PRIO_LIMIT	(8 * SROCE_TX_HIGH_WM)
 /* Packets one drain pass hands down before it leaves the rest to tx->work */
 #define SROCE_TX_BUDGET		256
 /* Requeues in a row of dropped packets, beyond which a drop is final */
@@ -87,21 +100,39 @@
 #define SROCE_TX_GRH_HOPLMT	0xff
 
 /**
- * struct sroce_tx_prio - the transmit queue of one priority
+ * struct sroce_tx_flow - one FIFO of a priority
  * @skbs: finished packets, oldest first (under tx->lock, not its own lock)
+ * @drr: its place in the priority's round robin
  * @waiters: struct sroce_tx_waiter waiting for @skbs to shrink
- * @stalled: the head packet was held back for a stopped netdev queue and
- *	has been counted as deferred
  * @in: packets ever queued, the place (mark) of the last one
  * @out: of these, packets that left, to the netdev or dropped; @skbs
  *	holds the marks @out + 1 to @in, oldest first
  */
-struct sroce_tx_prio {
+struct sroce_tx_flow {
 	struct sk_buff_head skbs;
+	struct sroce_txflow drr;
 	struct list_head waiters;
-	bool stalled;
 	u64 in;
 	u64 out;
+};
+
+/**
+ * struct sroce_tx_prio - the transmit queue of one priority
+ * @flow: its FIFOs
+ * @drr: the round robin over those with packets
+ * @len: packets in all of them
+ * @waiting: bit f set while @flow[f] has waiters
+ * @wake: of these, the FIFOs whose waiters may be due a wake-up
+ * @stalled: the head packet was held back for a stopped netdev queue and
+ *	has been counted as deferred
+ */
+struct sroce_tx_prio {
+	struct sroce_tx_flow flow[SROCE_TX_FLOWS];
+	struct sroce_txflows drr;
+	unsigned int len;
+	u64 waiting;
+	u64 wake;
+	bool stalled;
 };
 
 /**
@@ -420,51 +451,122 @@ static bool sroce_tx_link_up(const struct net_device *ndev)
 	return netif_running(ndev) && netif_carrier_ok(ndev);
 }
 
-/* Put @w on @prio's wait list; returns true if it was not waiting yet */
-static bool sroce_tx_arm_waiter(struct sroce_tx *tx, u8 prio,
+/*
+ * What sroce keeps in a queued packet's control block: the FIFO it was
+ * queued on, for putting a clone back there.  The stack owns the block
+ * only from dev_queue_xmit() on.
+ */
+struct sroce_tx_cb {
+	u8 flow;
+};
+
+static struct sroce_tx_cb *sroce_tx_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct sroce_tx_cb) > sizeof(skb->cb));
+	return (struct sroce_tx_cb *)skb->cb;
+}
+
+/* The FIFO of its priority the packets of QP @qpn go to */
+static unsigned int sroce_tx_flow_of_qpn(u32 qpn)
+{
+	return qpn & (SROCE_TX_FLOWS - 1);
+}
+
+static u16 sroce_tx_queue_id(u8 prio, unsigned int flow)
+{
+	return prio * SROCE_TX_FLOWS + flow;
+}
+
+/* Under tx->lock: take @w, which is queued, off its wait list */
+static void sroce_tx_unwait(struct sroce_tx *tx, struct sroce_tx_waiter *w)
+{
+	struct sroce_tx_prio *q = &tx->prio[w->queue / SROCE_TX_FLOWS];
+	unsigned int f = w->queue % SROCE_TX_FLOWS;
+
+	list_del(&w->entry);
+	w->queued = false;
+	if (list_empty(&q->flow[f].waiters)) {
+		q->waiting &= ~BIT_ULL(f);
+		q->wake &= ~BIT_ULL(f);
+	}
+}
+
+/* Put @w on a FIFO's wait list; returns true if it was not waiting yet */
+static bool sroce_tx_arm_waiter(struct sroce_tx *tx, u8 prio, unsigned int f,
 				struct sroce_tx_waiter *w)
 {
+	struct sroce_tx_prio *q = &tx->prio[prio];
+	u16 queue = sroce_tx_queue_id(prio, f);
 	bool was_queued = w->queued;
 
-	if (was_queued && w->prio == prio)
+	if (was_queued && w->queue == queue)
 		return false;
 	if (was_queued)
-		list_del(&w->entry);
-	w->prio = prio;
+		sroce_tx_unwait(tx, w);
+	w->queue = queue;
 	w->queued = true;
-	list_add_tail(&w->entry, &tx->prio[prio].waiters);
+	list_add_tail(&w->entry, &q->flow[f].waiters);
+	q->waiting |= BIT_ULL(f);
 	return !was_queued;
 }
 
 /*
  * Under tx->lock.  Returns 0 or 1 as sroce_tx_send() does; *@drop is set
- * when the queue is at its hard limit and @skb was not queued.
+ * when the FIFO or the priority is at its hard limit and @skb was not
+ * queued.
  */
 static int sroce_tx_enqueue(struct sroce_tx *tx, struct sk_buff *skb, u8 prio,
-			    struct sroce_tx_waiter *w, bool *drop)
+			    u32 qpn, struct sroce_tx_waiter *w, bool *drop)
 {
 	struct sroce_tx_prio *q = &tx->prio[prio];
+	unsigned int f = sroce_tx_flow_of_qpn(qpn);
+	struct sroce_tx_flow *fl = &q->flow[f];
 
-	*drop = skb_queue_len(&q->skbs) >= SROCE_TX_HARD_LIMIT;
+	*drop = skb_queue_len(&fl->skbs) >= SROCE_TX_HARD_LIMIT ||
+		q->len >= SROCE_TX_PRIO_LIMIT;
 	if (!*drop) {
-		__skb_queue_tail(&q->skbs, skb);
-		q->in++;
+		if (!sroce_txflow_active(&fl->drr))
+			sroce_txflows_add(&q->drr, &fl->drr);
+		sroce_tx_cb(skb)->flow = f;
+		__skb_queue_tail(&fl->skbs, skb);
+		q->len++;
+		fl->in++;
 		if (w) {
-			w->mark = q->in;
-			w->mark_prio = prio;
+			w->mark = fl->in;
+			w->mark_queue = sroce_tx_queue_id(prio, f);
 		}
 	}
-	if (skb_queue_len(&q->skbs) <= SROCE_TX_HIGH_WM)
+	if (skb_queue_len(&fl->skbs) <= SROCE_TX_HIGH_WM &&
+	    q->len <= SROCE_TX_PRIO_HIGH_WM)
 		return 0;
-	if (w && sroce_tx_arm_waiter(tx, prio, w))
+	if (w && sroce_tx_arm_waiter(tx, prio, f, w))
 		sroce_stats_inc(tx->sdev, SROCE_CNT_TX_QUEUE_FULL);
 	return 1;
 }
 
-static bool sroce_tx_should_wake(const struct sroce_tx_prio *q)
+static bool sroce_tx_should_wake(const struct sroce_tx_prio *q, unsigned int f)
 {
-	return skb_queue_len(&q->skbs) <= SROCE_TX_LOW_WM &&
-	       !list_empty(&q->waiters);
+	return skb_queue_len(&q->flow[f].skbs) <= SROCE_TX_LOW_WM &&
+	       q->len <= SROCE_TX_PRIO_LOW_WM &&
+	       !list_empty(&q->flow[f].waiters);
+}
+
+/*
+ * Under tx->lock, after a packet left FIFO @f of @q: which waiters it may
+ * have let go.  Either watermark may be the last to be reached: the FIFO's
+ * (checked at each of its packets) or the priority's (when it crosses it).
+ * Returns true if there is a wake-up to run.
+ */
+static bool sroce_tx_note_out(struct sroce_tx_prio *q, unsigned int f)
+{
+	u64 due = 0;
+
+	if ((q->waiting & BIT_ULL(f)) && sroce_tx_should_wake(q, f))
+		due |= BIT_ULL(f);
+	if (q->len == SROCE_TX_PRIO_LOW_WM)
+		due |= q->waiting;
+	q->wake |= due;
+	return due;
 }
 
 /* Why the head packet of a priority waits, if it does */
@@ -576,6 +678,40 @@ static struct sk_buff *sroce_tx_pick_ctl(struct sroce_tx *tx, u8 pfc)
 	return __skb_dequeue(&tx->ctl);
 }
 
+static struct sroce_tx_flow *sroce_tx_flow_drr(const struct sroce_txflow *f)
+{
+	return container_of(f, struct sroce_tx_flow, drr);
+}
+
+static u32 sroce_tx_flow_head_len(const struct sroce_txflow *f)
+{
+	return skb_peek(&sroce_tx_flow_drr(f)->skbs)->len;
+}
+
+/* Under tx->lock: the FIFO of @q whose packet goes next, or NULL */
+static struct sroce_tx_flow *sroce_tx_head_flow(struct sroce_tx_prio *q)
+{
+	struct sroce_txflow *f = sroce_txflows_peek(&q->drr,
+						    sroce_tx_flow_head_len);
+
+	return f ? sroce_tx_flow_drr(f) : NULL;
+}
+
+/* Under tx->lock: take the head packet of FIFO @fl of @q */
+static struct sk_buff *sroce_tx_dequeue(struct sroce_tx_prio *q,
+					struct sroce_tx_flow *fl, bool *wake)
+{
+	struct sk_buff *skb = __skb_dequeue(&fl->skbs);
+
+	sroce_txflows_sent(&fl->drr, skb->len, skb_queue_empty(&fl->skbs));
+	q->len--;
+	fl->out++;
+	q->stalled = false;
+	if (sroce_tx_note_out(q, fl - q->flow))
+		*wake = true;
+	return skb;
+}
+
 /*
  * Under tx->lock: dequeue the packet to send next, or NULL when every
  * priority is empty or held back.  Sets *@wake when the dequeue brought a
@@ -584,6 +720,7 @@ static struct sk_buff *sroce_tx_pick_ctl(struct sroce_tx *tx, u8 pfc)
 static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
 				     bool *ctl)
 {
+	struct sroce_tx_flow *head[SROCE_NUM_PRIO] = {};
 	u32 head_len[SROCE_NUM_PRIO] = {};
 	u8 ready = 0, paused = 0, pfc = 0;
 	bool was_held = tx->held_qdisc;
@@ -603,9 +740,10 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
 	rcu_read_lock();
 	for (p = 0; p < SROCE_NUM_PRIO; p++) {
 		q = &tx->prio[p];
-		skb = skb_peek(&q->skbs);
-		if (!skb)
+		head[p] = sroce_tx_head_flow(q);
+		if (!head[p])
 			continue;
+		skb = skb_peek(&head[p]->skbs);
 		ready |= BIT(p);
 		head_len[p] = skb->len;
 		if (pfc & BIT(p)) {
@@ -626,13 +764,7 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
 	p = sroce_txsched_pick(&tx->sched, ready, paused, head_len);
 	if (p < 0)
 		return NULL;
-	q = &tx->prio[p];
-	q->stalled = false;
-	skb = __skb_dequeue(&q->skbs);
-	q->out++;
-	if (sroce_tx_should_wake(q))
-		*wake = true;
-	return skb;
+	return sroce_tx_dequeue(&tx->prio[p], head[p], wake);
 }
 
 /* The netdev queue sroce_tx_txq() chose for @skb */
@@ -670,6 +802,7 @@ static struct sk_buff *sroce_tx_spare(struct netdev_queue *txq,
 static void sroce_tx_requeue(struct sroce_tx *tx, struct sk_buff *spare)
 {
 	struct sroce_tx_prio *q = &tx->prio[sroce_tx_prio_of(spare)];
+	struct sroce_tx_flow *fl = &q->flow[sroce_tx_cb(spare)->flow];
 	unsigned long qdisc = sroce_tx_qdisc_id(sroce_tx_txq_of(tx, spare));
 	bool final;
 
@@ -677,8 +810,10 @@ static void sroce_tx_requeue(struct sroce_tx *tx, struct sk_buff *spare)
 	sroce_txroom_dropped(&tx->room, qdisc);
 	final = tx->dead || ++tx->requeues > SROCE_TX_REQUEUE_MAX;
 	if (!final) {
-		__skb_queue_head(&q->skbs, spare);
-		q->out--;
+		__skb_queue_head(&fl->skbs, spare);
+		sroce_txflows_putback(&q->drr, &fl->drr, spare->len);
+		q->len++;
+		fl->out--;
 	}
 	spin_unlock_bh(&tx->lock);
 	if (final) {
@@ -768,11 +903,20 @@ static bool sroce_tx_purge(struct sroce_tx *tx)
 	__skb_queue_head_init(&dropped);
 	for (p = 0; p < SROCE_NUM_PRIO; p++) {
 		struct sroce_tx_prio *q = &tx->prio[p];
+		unsigned int f;
 
-		q->out += skb_queue_len(&q->skbs);
-		skb_queue_splice_init(&q->skbs, &dropped);
+		for (f = 0; f < SROCE_TX_FLOWS; f++) {
+			struct sroce_tx_flow *fl = &q->flow[f];
+
+			fl->out += skb_queue_len(&fl->skbs);
+			skb_queue_splice_init(&fl->skbs, &dropped);
+			sroce_txflow_init(&fl->drr);
+		}
+		sroce_txflows_init(&q->drr);
+		q->len = 0;
 		q->stalled = false;
-		wake |= !list_empty(&q->waiters);
+		q->wake = q->waiting;
+		wake |= !!q->waiting;
 	}
 	skb_queue_splice_init(&tx->ctl, &dropped);
 	if (skb_queue_len(&dropped))
@@ -789,7 +933,7 @@ static bool sroce_tx_pending(const struct sroce_tx *tx)
 	if (skb_queue_len(&tx->ctl))
 		return true;
 	for (p = 0; p < SROCE_NUM_PRIO; p++)
-		if (skb_queue_len(&tx->prio[p].skbs))
+		if (tx->prio[p].len)
 			return true;
 	return false;
 }
@@ -877,10 +1021,34 @@ static void sroce_tx_drain(struct sroce_tx *tx, enum sroce_tx_ctx ctx)
 /* --- Waking -------------------------------------------------------------- */
 
 /*
- * Wake the waiters of the queues at or below their low watermark, one at a
+ * Under tx->lock: the next waiter of priority @p due a wake-up, taken off
+ * its list, or NULL
+ */
+static struct sroce_tx_waiter *sroce_tx_next_woken(struct sroce_tx *tx, int p)
+{
+	struct sroce_tx_prio *q = &tx->prio[p];
+	struct sroce_tx_waiter *w;
+	unsigned int f;
+
+	while (q->wake) {
+		f = __ffs64(q->wake);
+		if (!sroce_tx_should_wake(q, f)) {
+			q->wake &= ~BIT_ULL(f);
+			continue;
+		}
+		w = list_first_entry(&q->flow[f].waiters,
+				     struct sroce_tx_waiter, entry);
+		sroce_tx_unwait(tx, w);
+		return w;
+	}
+	return NULL;
+}
+
+/*
+ * Wake the waiters of the FIFOs at or below their low watermarks, one at a
  * time with no lock held.  Each ->wake() runs with BH disabled, so no other
  * context of this CPU can run until it returns: sroce_tx_cancel_wait()
- * relies on that.  A queue that fills up again keeps its remaining
+ * relies on that.  A FIFO that fills up again keeps its remaining
  * waiters, so this ends after at most one call per waiter.
  */
 static void sroce_tx_wake_waiters(struct sroce_tx *tx)
@@ -889,18 +1057,13 @@ static void sroce_tx_wake_waiters(struct sroce_tx *tx)
 	int p;
 
 	for (p = 0; p < SROCE_NUM_PRIO; p++) {
-		struct sroce_tx_prio *q = &tx->prio[p];
-
 		for (;;) {
 			spin_lock_bh(&tx->lock);
-			if (!sroce_tx_should_wake(q)) {
+			w = sroce_tx_next_woken(tx, p);
+			if (!w) {
 				spin_unlock_bh(&tx->lock);
 				break;
 			}
-			w = list_first_entry(&q->waiters,
-					     struct sroce_tx_waiter, entry);
-			list_del(&w->entry);
-			w->queued = false;
 			tx->waking_cpu = smp_processor_id();
 			WRITE_ONCE(tx->waking, w);
 			spin_unlock(&tx->lock);
@@ -946,10 +1109,11 @@ static int sroce_tx_prepare(struct sroce_dev *sdev, struct sk_buff *skb)
  * sroce_tx_send() - finish a packet and queue it for transmission
  * @sdev: the device
  * @skb: a packet of sroce_tx_alloc(), transport part filled in
+ * @qpn: the number of the QP sending it
  * @w: how to wake the caller when it is told to stop, or NULL
  *
  * Adds the ICRC and the checksums, queues @skb on its priority (the
- * skb->priority sroce_tx_alloc() chose) and
+ * skb->priority sroce_tx_alloc() chose), in @qpn's FIFO there, and
  * transmits what may be transmitted.  Context: process or softirq, QP
  * locks may be held (@w is never woken from here).
  *
@@ -960,7 +1124,7 @@ static int sroce_tx_prepare(struct sroce_dev *sdev, struct sk_buff *skb)
  * device is going away, -ENETDOWN when the netdev is down, -EINVAL for an
  * skb sroce_tx_alloc() did not make; @skb is consumed in every case.
  */
-int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb,
+int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb, u32 qpn,
 		  struct sroce_tx_waiter *w)
 {
 	u8 prio = sroce_tx_prio_of(skb);
@@ -978,7 +1142,7 @@ int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb,
 		ret = -ENODEV;
 		goto free;
 	}
-	ret = sroce_tx_enqueue(tx, skb, prio, w, &drop);
+	ret = sroce_tx_enqueue(tx, skb, prio, qpn, w, &drop);
 	spin_unlock_bh(&tx->lock);
 	if (drop) {
 		sroce_stats_inc(sdev, SROCE_CNT_TX_DROPS);
@@ -1051,10 +1215,8 @@ void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w)
 	if (!tx)
 		return;
 	spin_lock_bh(&tx->lock);
-	if (w->queued) {
-		list_del(&w->entry);
-		w->queued = false;
-	}
+	if (w->queued)
+		sroce_tx_unwait(tx, w);
 	spin_unlock(&tx->lock);
 	/*
 	 * The waker may have taken @w off the list just before: wait for its
@@ -1067,15 +1229,17 @@ void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w)
 	local_bh_enable();
 }
 
-bool sroce_tx_still_queued(struct sroce_dev *sdev, u8 prio, u64 mark)
+bool sroce_tx_still_queued(struct sroce_dev *sdev, u16 queue, u64 mark)
 {
 	struct sroce_tx *tx = sdev->tx;
+	struct sroce_tx_flow *fl;
 	bool queued;
 
-	if (!tx || prio >= SROCE_NUM_PRIO)
+	if (!tx || queue >= SROCE_NUM_PRIO * SROCE_TX_FLOWS)
 		return false;
+	fl = &tx->prio[queue / SROCE_TX_FLOWS].flow[queue % SROCE_TX_FLOWS];
 	spin_lock_bh(&tx->lock);
-	queued = tx->prio[prio].out < mark;
+	queued = fl->out < mark;
 	spin_unlock_bh(&tx->lock);
 	return queued;
 }
@@ -1146,6 +1310,18 @@ int sroce_tx_set_ets(struct sroce_dev *sdev, const u8 tsa[SROCE_NUM_PRIO],
 	return ret;
 }
 
+static void sroce_tx_prio_init(struct sroce_tx_prio *q)
+{
+	unsigned int f;
+
+	for (f = 0; f < SROCE_TX_FLOWS; f++) {
+		__skb_queue_head_init(&q->flow[f].skbs);
+		sroce_txflow_init(&q->flow[f].drr);
+		INIT_LIST_HEAD(&q->flow[f].waiters);
+	}
+	sroce_txflows_init(&q->drr);
+}
+
 /**
  * sroce_tx_init() - set up the transmit queues of a device
  * @sdev: the device, its netdev and QoS configuration set
@@ -1160,7 +1336,7 @@ int sroce_tx_init(struct sroce_dev *sdev)
 	struct sroce_tx *tx;
 	int p;
 
-	tx = kzalloc(sizeof(*tx), GFP_KERNEL);
+	tx = kvzalloc(sizeof(*tx), GFP_KERNEL);
 	if (!tx)
 		return -ENOMEM;
 	tx->wq = alloc_workqueue("sroce_tx/%s", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0,
@@ -1171,15 +1347,13 @@ int sroce_tx_init(struct sroce_dev *sdev)
 			destroy_workqueue(tx->wq);
 		sroce_lo_destroy(sdev->lo);
 		sdev->lo = NULL;
-		kfree(tx);
+		kvfree(tx);
 		return -ENOMEM;
 	}
 	tx->sdev = sdev;
 	spin_lock_init(&tx->lock);
-	for (p = 0; p < SROCE_NUM_PRIO; p++) {
-		__skb_queue_head_init(&tx->prio[p].skbs);
-		INIT_LIST_HEAD(&tx->prio[p].waiters);
-	}
+	for (p = 0; p < SROCE_NUM_PRIO; p++)
+		sroce_tx_prio_init(&tx->prio[p]);
 	__skb_queue_head_init(&tx->ctl);
 	sroce_txsched_init(&tx->sched);
 	sroce_txroom_init(&tx->room);
@@ -1231,7 +1405,7 @@ void sroce_tx_fini(struct sroce_dev *sdev)
 	sroce_tx_purge(tx);
 	spin_unlock_bh(&tx->lock);
 	for (p = 0; p < SROCE_NUM_PRIO; p++)
-		WARN_ON_ONCE(!list_empty(&tx->prio[p].waiters));
+		WARN_ON_ONCE(tx->prio[p].waiting);
 	/*
 	 * No drainer is left to loop a packet back, and the device left the
 	 * list a grace period ago (sroce_link_detach()): no other device
@@ -1242,5 +1416,5 @@ void sroce_tx_fini(struct sroce_dev *sdev)
 
 	destroy_workqueue(tx->wq);
 	sdev->tx = NULL;
-	kfree(tx);
+	kvfree(tx);
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Transmit scheduling policy: strict priorities first, then a deficit round
- * robin over the ETS priorities, weighted in bytes; and the room a qdisc
- * below may fill before priorities are held.  See txsched.h.
+ * robin over the ETS priorities, weighted in bytes; inside a priority, a
+ * deficit round robin over its flows; and the room a qdisc below may fill
+ * before priorities are held.  See txsched.h.
  */
 #include <linux/bits.h>
 #include <linux/errno.h>
@@ -109,6 +110,101 @@ int sroce_txsched_pick(struct sroce_txsched *s, u8 ready, u8 paused,
 		}
 		sroce_txsched_end_turn(s);
 	}
+}
+
+void sroce_txflows_init(struct sroce_txflows *fs)
+{
+	INIT_LIST_HEAD(&fs->active);
+}
+
+void sroce_txflow_init(struct sroce_txflow *f)
+{
+	INIT_LIST_HEAD(&f->node);
+	f->deficit = 0;
+	f->in_turn = false;
+}
+
+bool sroce_txflow_active(const struct sroce_txflow *f)
+{
+	return !list_empty(&f->node);
+}
+
+/* @f, not active, got a packet: it joins the round at its end */
+void sroce_txflows_add(struct sroce_txflows *fs, struct sroce_txflow *f)
+{
+	f->deficit = 0;
+	f->in_turn = false;
+	list_add_tail(&f->node, &fs->active);
+}
+
+/**
+ * sroce_txflows_peek - the flow whose packet goes next
+ * @fs: the active flows of a priority
+ * @head_len: tells the length of a flow's next packet
+ *
+ * Credits the flow at the head of the round for its turn, or passes the
+ * turn on when its credit does not cover its next packet.  Calling it
+ * again before sroce_txflows_sent() returns the same flow: a priority
+ * that was not picked keeps its place.
+ *
+ * Return: the flow, or NULL when none has packets.
+ */
+struct sroce_txflow *sroce_txflows_peek(struct sroce_txflows *fs,
+					sroce_txflow_len_t head_len)
+{
+	struct sroce_txflow *f;
+	u32 len;
+
+	/*
+	 * The deficit never goes negative and a turn's credit covers any
+	 * packet (lengths are charged at most a quantum): this passes the
+	 * turn at most once.
+	 */
+	for (;;) {
+		f = list_first_entry_or_null(&fs->active, struct sroce_txflow,
+					     node);
+		if (!f)
+			return NULL;
+		len = min_t(u32, head_len(f), SROCE_TXFLOW_QUANTUM);
+		if (!f->in_turn) {
+			f->deficit += SROCE_TXFLOW_QUANTUM;
+			f->in_turn = true;
+		}
+		if (f->deficit >= (s32)len)
+			return f;
+		f->in_turn = false;
+		list_move_tail(&f->node, &fs->active);
+	}
+}
+
+/*
+ * The packet of @len bytes that sroce_txflows_peek() chose left @f;
+ * @empty: it was the last, and @f leaves the round with no credit banked.
+ */
+void sroce_txflows_sent(struct sroce_txflow *f, u32 len, bool empty)
+{
+	f->deficit -= min_t(u32, len, SROCE_TXFLOW_QUANTUM);
+	if (empty) {
+		list_del_init(&f->node);
+		f->deficit = 0;
+		f->in_turn = false;
+	}
+}
+
+/*
+ * A packet of @len bytes that left @f came back (the qdisc dropped it): it
+ * is the next to go, so @f goes on with its turn, at the head.
+ */
+void sroce_txflows_putback(struct sroce_txflows *fs, struct sroce_txflow *f,
+			   u32 len)
+{
+	if (!sroce_txflow_active(f)) {
+		list_add(&f->node, &fs->active);
+		f->in_turn = true;
+	} else {
+		list_move(&f->node, &fs->active);
+	}
+	f->deficit += min_t(u32, len, SROCE_TXFLOW_QUANTUM);
 }
 
 void sroce_txroom_init(struct sroce_txroom *r)

@@ -78,22 +78,22 @@ struct sroce_pkt;
 
 /**
  * struct sroce_tx_waiter - a QP's handle on the transmit queues
- * @entry: on the priority's wait list while @queued
+ * @entry: on a transmit FIFO's wait list while @queued
  * @wake: called (softirq or process context, no QP lock held) when the
- *	queue it waited for has drained below its low watermark
- * @prio: the priority waited for
+ *	FIFO it waited for has drained below its low watermark
+ * @queue: the FIFO waited for (its priority and flow, as tx.c numbers them)
  * @queued: on a wait list
- * @mark: the place in its priority's queue of the last packet sent with
- *	this handle, for sroce_tx_still_queued()
- * @mark_prio: that packet's priority
+ * @mark: the place in its FIFO of the last packet sent with this handle,
+ *	for sroce_tx_still_queued()
+ * @mark_queue: that packet's FIFO
  */
 struct sroce_tx_waiter {
 	struct list_head entry;
 	void (*wake)(struct sroce_tx_waiter *w);
-	u8 prio;
+	u16 queue;
 	bool queued;
 	u64 mark;
-	u8 mark_prio;
+	u16 mark_queue;
 };
 
 /* Progress of a send WQE, kernel-owned (struct sroce_swqe.state) */
@@ -316,7 +316,7 @@ struct sroce_req {
  *	after timeouts without progress
  * @ackreq_mark: where the last request with AckReq stands in the transmit
  *	queues (struct sroce_tx_waiter @mark)
- * @ackreq_prio: its priority
+ * @ackreq_queue: its transmit FIFO (@mark_queue there)
  * @ackreq_end: the PSN after the furthest request sent with AckReq; while
  *	it is not beyond @psn, no request sent asked for an answer yet
  * @delivering: one context is posting send completions outside sq_lock;
@@ -335,7 +335,7 @@ struct sroce_comp {
 	u8 backoff;
 	bool delivering;
 	u64 ackreq_mark;
-	u8 ackreq_prio;
+	u16 ackreq_queue;
 	u32 ackreq_end;
 };
 
@@ -761,13 +761,14 @@ struct sk_buff *sroce_tx_alloc_class(struct sroce_dev *sdev,
 				     unsigned int tp_len, void **bth);
 /*
  * Finish @skb (ICRC, checksums, PCP) and queue it on its priority, which
- * sroce_tx_alloc() chose.  Returns 0 when queued; 1 when queued but the priority's queue is above
- * its high watermark: @w (if not NULL) is then armed and woken once there
- * is room, and the caller should stop building packets.  Returns a
+ * sroce_tx_alloc() chose, in the FIFO of QP @qpn there.  Returns 0 when
+ * queued; 1 when queued but that FIFO or the priority is above its high
+ * watermark: @w (if not NULL) is then armed and woken once there is room,
+ * and the caller should stop building packets.  Returns a
  * negative errno when the packet was dropped (device gone or down); the
  * skb is consumed in every case.
  */
-int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb,
+int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb, u32 qpn,
 		  struct sroce_tx_waiter *w);
 /*
  * Finish a CNP and queue it ahead of all data; 0 or a negative errno, the
@@ -777,10 +778,10 @@ int sroce_tx_send_ctl(struct sroce_dev *sdev, struct sk_buff *skb);
 /* Take @w off its wait list, if it is on one (destroy, error) */
 void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w);
 /*
- * Is the packet at @mark of priority @prio (struct sroce_tx_waiter) still
- * in sroce's queue, not yet handed to the netdev?  Any context.
+ * Is the packet at @mark of FIFO @queue (struct sroce_tx_waiter) still in
+ * sroce's queue, not yet handed to the netdev?  Any context.
  */
-bool sroce_tx_still_queued(struct sroce_dev *sdev, u8 prio, u64 mark);
+bool sroce_tx_still_queued(struct sroce_dev *sdev, u16 queue, u64 mark);
 struct sroce_pfc_frame;
 /* A PFC frame arrived for the link (softirq) */
 void sroce_tx_pfc_rx(struct sroce_dev *sdev, const struct sroce_pfc_frame *f);

@@ -13,6 +13,7 @@
 #ifndef SROCE_TXSCHED_H
 #define SROCE_TXSCHED_H
 
+#include <linux/list.h>
 #include <linux/types.h>
 
 #define SROCE_NUM_PRIO		8
@@ -73,6 +74,51 @@ struct sroce_txroom {
 	unsigned long dropper;
 	u8 starved;
 };
+
+/*
+ * Inside one priority, the flows (a QP towards one peer) with packets
+ * waiting share it by deficit round robin over bytes, so that a bulk QP
+ * that filled its queue does not delay the one packet of a
+ * latency-sensitive QP by more than one quantum per other active flow.
+ * A quantum is at least the longest packet, so a flow at the head of the
+ * round sends at least one packet on its turn, and a flow that just
+ * became active is served in the next round, never after the backlog of
+ * the others.
+ */
+#define SROCE_TXFLOW_QUANTUM	4608
+
+/**
+ * struct sroce_txflow - the round robin state of one flow
+ * @node: on &struct sroce_txflows @active while the flow has packets
+ * @deficit: bytes it may still send in its current turn
+ * @in_turn: it has been credited for the turn it is in
+ */
+struct sroce_txflow {
+	struct list_head node;
+	s32 deficit;
+	bool in_turn;
+};
+
+/**
+ * struct sroce_txflows - the flows of one priority that have packets
+ * @active: in round robin order, the one whose turn it is first
+ */
+struct sroce_txflows {
+	struct list_head active;
+};
+
+/* The length of the packet at the head of @f, which has packets */
+typedef u32 (*sroce_txflow_len_t)(const struct sroce_txflow *f);
+
+void sroce_txflows_init(struct sroce_txflows *fs);
+void sroce_txflow_init(struct sroce_txflow *f);
+bool sroce_txflow_active(const struct sroce_txflow *f);
+void sroce_txflows_add(struct sroce_txflows *fs, struct sroce_txflow *f);
+struct sroce_txflow *sroce_txflows_peek(struct sroce_txflows *fs,
+					sroce_txflow_len_t head_len);
+void sroce_txflows_sent(struct sroce_txflow *f, u32 len, bool empty);
+void sroce_txflows_putback(struct sroce_txflows *fs, struct sroce_txflow *f,
+			   u32 len);
 
 void sroce_txroom_init(struct sroce_txroom *r);
 bool sroce_txroom_full(const struct sroce_txroom *r, u32 backlog);
