@@ -430,6 +430,7 @@ if want guest; then
 		"single qos:scripts/tests/qos.sh"
 		"single cc:scripts/tests/cc.sh"
 		"single backpressure:scripts/tests/backpressure.sh"
+		"single dcb:scripts/tests/dcb.sh"
 		"single link:scripts/tests/link.sh"
 		"single verbs-mr:scripts/tests/verbs-mr.sh"
 		"single verbs-objects:scripts/tests/verbs-objects.sh"

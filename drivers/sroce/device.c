@@ -10,6 +10,7 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
+#include <sroce/dcb.h>
 #include <sroce/mr.h>
 #include <sroce/pool.h>
 #include <sroce/qos.h>
@@ -302,6 +303,7 @@ static void sroce_dealloc_driver(struct ib_device *ib_dev)
 	struct sroce_dev *sdev = to_sdev(ib_dev);
 
 	sroce_link_detach(sdev);
+	sroce_dcb_stop(sdev);
 	sroce_tx_fini(sdev);
 	sroce_qos_fini(sdev);
 	sroce_mcast_fini(sdev);

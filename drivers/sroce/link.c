@@ -15,6 +15,7 @@
 #include <linux/rtnetlink.h>
 #include <rdma/rdma_netlink.h>
 
+#include <sroce/dcb.h>
 #include <sroce/sroce.h>
 
 static DEFINE_MUTEX(sroce_link_mutex);
@@ -171,6 +172,7 @@ static int sroce_link_publish(struct sroce_dev *sdev)
 	WRITE_ONCE(sdev->speed_mbps, sroce_dev_link_speed(sdev->ndev));
 	sroce_l2_hooks_add(sdev);
 	sroce_dev_port_update(sdev);
+	sroce_dcb_kick(sdev);
 	rtnl_unlock();
 	return 0;
 }

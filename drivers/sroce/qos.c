@@ -33,6 +33,8 @@ void sroce_qos_cfg_default(struct sroce_qos_cfg *c)
 	c->cnp_dscp = SROCE_CNP_DSCP_DEFAULT;
 	c->cnp_prio = SROCE_CNP_PRIO_DEFAULT;
 	c->np_min_time_us = SROCE_NP_MIN_TIME_US_DEFAULT;
+	/* a netdev with DCB of its own knows the fabric better than we do */
+	c->dcb = true;
 	/*
 	 * The reaction point starts off: it slows QPs down, and claims ECN
 	 * capability for their packets, which a switch then marks instead
@@ -135,6 +137,20 @@ int sroce_qos_parse_trust(const char *buf, u8 *trust, const char **why)
 		return 0;
 	}
 	*why = "trust is pcp or dscp";
+	return -EINVAL;
+}
+
+int sroce_qos_parse_onoff(const char *buf, bool *on, const char **why)
+{
+	if (sysfs_streq(buf, "on")) {
+		*on = true;
+		return 0;
+	}
+	if (sysfs_streq(buf, "off")) {
+		*on = false;
+		return 0;
+	}
+	*why = "write on or off";
 	return -EINVAL;
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The QoS configuration of a device and its sysfs attributes, in
- * /sys/class/infiniband/<dev>/ports/1/qos/: trust, pfc, ets, dscp2prio;
- * and in .../ports/1/cc/ those of congestion control: the notification
+ * /sys/class/infiniband/<dev>/ports/1/qos/: trust, pfc, ets, dscp2prio,
+ * dcb; and in .../ports/1/cc/ those of congestion control: the notification
  * point's np_enable, np_cnp_dscp, np_cnp_prio, np_min_time_between_cnps,
  * the reaction point's rp_enable and its parameters rp_* (dcqcn.h).
  *
@@ -21,6 +21,7 @@
 #include <linux/sysfs.h>
 #include <rdma/ib_sysfs.h>
 
+#include <sroce/dcb.h>
 #include <sroce/qp.h>
 #include <sroce/qos.h>
 #include <sroce/sroce.h>
@@ -31,6 +32,7 @@ int sroce_qos_init(struct sroce_dev *sdev)
 	struct sroce_qos_cfg *c;
 
 	mutex_init(&sdev->qos_lock);
+	sroce_dcb_init(sdev);
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
@@ -137,6 +139,105 @@ static ssize_t name##_store(struct ib_device *ibdev, u32 port,		\
 									\
 static IB_PORT_ATTR_RW(name)
 
+/* --- the netdev's DCB ---------------------------------------------------- */
+
+/* Is qos/dcb on?  The DCB work stops when it is not. */
+bool sroce_qos_dcb_wanted(struct sroce_dev *sdev)
+{
+	bool on;
+
+	rcu_read_lock();
+	on = rcu_dereference(sdev->qos)->dcb;
+	rcu_read_unlock();
+	return on;
+}
+
+/* pfc and ets are the netdev's: writes to them would not last */
+static bool sroce_qos_dcb_in_force(struct sroce_dev *sdev,
+				   const struct sroce_qos_cfg *c)
+{
+	return c->dcb && !READ_ONCE(sdev->dcb_ret);
+}
+
+static bool sroce_qos_dcb_same(const struct sroce_qos_cfg *c,
+			       const struct sroce_dcb *d)
+{
+	return c->pfc_en == d->pfc_en &&
+	       !memcmp(c->tsa, d->tsa, sizeof(c->tsa)) &&
+	       !memcmp(c->weight, d->weight, sizeof(c->weight));
+}
+
+/**
+ * sroce_qos_dcb_apply - put the netdev's DCB settings in force
+ * @sdev: the device
+ * @d: its netdev's PFC and ETS, as sroce_dcb_read() gave them
+ *
+ * Unless qos/dcb was turned off meanwhile.  As a write of pfc and ets
+ * would: the scheduler takes the shares before they are shown, and the
+ * priorities PFC is turned off for leave their pauses.  Context: process.
+ */
+void sroce_qos_dcb_apply(struct sroce_dev *sdev, const struct sroce_dcb *d)
+{
+	struct sroce_qos_cfg *c, *cur;
+	u8 off;
+
+	mutex_lock(&sdev->qos_lock);
+	cur = sroce_qos_locked(sdev);
+	if (!cur->dcb || sroce_qos_dcb_same(cur, d))
+		goto out;
+	c = kmemdup(cur, sizeof(*c), GFP_KERNEL);
+	if (!c)
+		goto out;
+	if (sroce_tx_set_ets(sdev, d->tsa, d->weight)) {
+		kfree(c);
+		goto out;
+	}
+	off = c->pfc_en & ~d->pfc_en;
+	c->pfc_en = d->pfc_en;
+	memcpy(c->tsa, d->tsa, sizeof(c->tsa));
+	memcpy(c->weight, d->weight, sizeof(c->weight));
+	if (off)
+		sroce_tx_pfc_off(sdev, off);
+	sroce_qos_replace(sdev, c);
+out:
+	mutex_unlock(&sdev->qos_lock);
+}
+
+/* "on" (following), "none" (on, with nothing to follow) or "off" */
+static ssize_t dcb_show(struct ib_device *ibdev, u32 port,
+			struct ib_port_attribute *attr, char *buf)
+{
+	struct sroce_dev *sdev = to_sdev(ibdev);
+
+	if (!sroce_qos_dcb_wanted(sdev))
+		return sysfs_emit(buf, "off\n");
+	return sysfs_emit(buf, "%s\n", READ_ONCE(sdev->dcb_ret) ? "none" : "on");
+}
+
+static int dcb_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
+		     const char *buf, const char **why)
+{
+	return sroce_qos_parse_onoff(buf, &c->dcb, why);
+}
+
+/* Turned on, the netdev's settings apply before the write returns */
+static ssize_t dcb_store(struct ib_device *ibdev, u32 port,
+			 struct ib_port_attribute *attr, const char *buf,
+			 size_t count)
+{
+	struct sroce_dev *sdev = to_sdev(ibdev);
+	ssize_t ret;
+
+	ret = sroce_qos_store(ibdev, "qos/dcb", buf, count, dcb_parse);
+	if (ret >= 0 && sroce_qos_dcb_wanted(sdev)) {
+		sroce_dcb_kick(sdev);
+		flush_delayed_work(&sdev->dcb_work);
+	}
+	return ret;
+}
+
+static IB_PORT_ATTR_RW(dcb);
+
 /* --- trust --------------------------------------------------------------- */
 
 static int trust_fmt(const struct sroce_qos_cfg *c, char *buf)
@@ -182,6 +283,10 @@ static int pfc_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
 	u8 was = c->pfc_en;
 	int ret;
 
+	if (sroce_qos_dcb_in_force(sdev, c)) {
+		*why = "the netdev's DCB settings are in force (qos/dcb is on)";
+		return -EBUSY;
+	}
 	ret = sroce_qos_parse_prio_mask(buf, &c->pfc_en, why);
 	if (!ret && (was & ~c->pfc_en))
 		sroce_tx_pfc_off(sdev, was & ~c->pfc_en);
@@ -203,6 +308,10 @@ static int ets_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
 {
 	int ret;
 
+	if (sroce_qos_dcb_in_force(sdev, c)) {
+		*why = "the netdev's DCB settings are in force (qos/dcb is on)";
+		return -EBUSY;
+	}
 	ret = sroce_qos_parse_ets(buf, c->tsa, c->weight, why);
 	if (ret)
 		return ret;
@@ -473,6 +582,7 @@ static struct attribute *sroce_qos_attrs[] = {
 	&ib_port_attr_pfc.attr,
 	&ib_port_attr_ets.attr,
 	&ib_port_attr_dscp2prio.attr,
+	&ib_port_attr_dcb.attr,
 	NULL,
 };
 

@@ -54,6 +54,8 @@ enum sroce_trust {
  * @rp_en: bit p set if QPs of priority p react to CNPs (the DCQCN reaction
  *	point, rp.h) and their RoCEv2 packets are ECN-capable, ECT(0)
  * @rp: the reaction point's parameters (dcqcn.h)
+ * @dcb: follow the netdev's own DCB PFC and ETS settings when it has
+ *	them (dcb.h); @pfc_en, @tsa and @weight are then copies of those
  */
 struct sroce_qos_cfg {
 	struct rcu_head rcu;
@@ -68,6 +70,7 @@ struct sroce_qos_cfg {
 	u32 np_min_time_us;
 	u8 rp_en;
 	struct sroce_dcqcn_rp_params rp;
+	bool dcb;
 };
 
 /*
@@ -109,6 +112,7 @@ void sroce_qos_classify_cnp(const struct sroce_qos_cfg *c,
  * alone, and points *@why at a reason for the log.
  */
 int sroce_qos_parse_trust(const char *buf, u8 *trust, const char **why);
+int sroce_qos_parse_onoff(const char *buf, bool *on, const char **why);
 int sroce_qos_parse_prio_mask(const char *buf, u8 *mask, const char **why);
 int sroce_qos_parse_uint(const char *buf, u32 max, u32 *val,
 			 const char **why);
@@ -124,6 +128,9 @@ struct sroce_dev;
 /* qos_sysfs.c: the device's configuration and its sysfs attributes */
 int sroce_qos_init(struct sroce_dev *sdev);
 void sroce_qos_fini(struct sroce_dev *sdev);
+struct sroce_dcb;
+bool sroce_qos_dcb_wanted(struct sroce_dev *sdev);
+void sroce_qos_dcb_apply(struct sroce_dev *sdev, const struct sroce_dcb *d);
 void sroce_qos_classify_rcu(struct sroce_dev *sdev, enum sroce_net_type t,
 			    u8 sl, u8 tclass, struct sroce_qos_class *out);
 extern const struct attribute_group *sroce_qos_port_groups[];

@@ -12,6 +12,7 @@
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
@@ -108,6 +109,9 @@ struct sroce_dev {
 	/* QoS configuration, see include/sroce/qos.h */
 	struct sroce_qos_cfg __rcu *qos;
 	struct mutex qos_lock;		/* serialises writers of @qos */
+	/* reads the netdev's DCB settings while qos/dcb is on (dcb.h) */
+	struct delayed_work dcb_work;
+	int dcb_ret;			/* its last outcome, 0 if followed */
 
 	DECLARE_HASHTABLE(mcgs, 6);
 	struct mutex mcast_lock;	/* see above */

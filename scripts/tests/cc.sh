@@ -67,13 +67,7 @@ c2=$(cdir sroce2)
 # --- the attributes ---------------------------------------------------------
 
 t_attr() {
-	local name=$1 attr=$2 want=$3 got
-	got=$(cat "$c2/$attr")
-	if [ "$got" = "$want" ]; then
-		t_ok "$name"
-	else
-		t_fail "$name" "$attr is '$got', want '$want'"
-	fi
+	t_sysattr "$1" "$c2/$2" "$3"
 }
 
 t_attr "cc defaults: CNPs on every priority" np_enable 1,1,1,1,1,1,1,1
@@ -84,18 +78,7 @@ t_attr "cc defaults: 50 us between CNPs" np_min_time_between_cnps 50
 # t_cc_refuse ATTR VALUE LOGTEXT: writing VALUE fails with EINVAL and logs
 # LOGTEXT
 t_cc_refuse() {
-	local attr=$1 value=$2 logtext=$3 name out
-	name="cc/$attr refuses '$value'"
-	dmesg -C
-	if out=$(bash -c 'echo "$1" >"$2"' _ "$value" "${cc_dir:-$c2}/$attr" 2>&1); then
-		t_fail "$name" "the write succeeded"
-	elif ! grep -q "Invalid argument" <<<"$out"; then
-		t_fail "$name" "wanted EINVAL, got '$out'"
-	elif ! dmesg | grep -qF -- "cc/$attr: $logtext; nothing changed"; then
-		t_fail "$name" "no 'cc/$attr: $logtext' in the kernel log: $(dmesg | tail -n 2)"
-	else
-		t_ok "$name"
-	fi
+	t_cfg_refuse "${cc_dir:-$c2}" "$1" "$2" "Invalid argument" "$3"
 }
 
 before=$(cat "$c2"/* "$(dirname "$c2")"/qos/*)

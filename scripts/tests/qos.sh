@@ -48,13 +48,7 @@ qdir() {
 
 q1=$(qdir sroce1)
 t_attr() {
-	local name=$1 attr=$2 want=$3 got
-	got=$(cat "$q1/$attr")
-	if [ "$got" = "$want" ]; then
-		t_ok "$name"
-	else
-		t_fail "$name" "$attr is '$got', want '$want'"
-	fi
+	t_sysattr "$1" "$q1/$2" "$3"
 }
 
 # dscp2prio DEV DSCP: the priority DEV maps DSCP to
@@ -72,24 +66,7 @@ d=$(dscp2prio sroce1 0),$(dscp2prio sroce1 26),$(dscp2prio sroce1 63)
 # t_qos_refuse ATTR VALUE LOGTEXT: writing VALUE fails with EINVAL, logs
 # LOGTEXT and leaves every attribute as it was
 t_qos_refuse() {
-	local attr=$1 value=$2 logtext=$3 name before after out
-	name="qos/$attr refuses '$value'"
-	before=$(cat "$q1"/*)
-	dmesg -C
-	if out=$(bash -c 'echo "$1" >"$2"' _ "$value" "$q1/$attr" 2>&1); then
-		t_fail "$name" "the write succeeded"
-		return
-	fi
-	after=$(cat "$q1"/*)
-	if ! grep -q "Invalid argument" <<<"$out"; then
-		t_fail "$name" "wanted EINVAL, got '$out'"
-	elif ! dmesg | grep -qF -- "qos/$attr: $logtext; nothing changed"; then
-		t_fail "$name" "no 'qos/$attr: $logtext' in the kernel log: $(dmesg | tail -n 2)"
-	elif [ "$before" != "$after" ]; then
-		t_fail "$name" "the configuration changed"
-	else
-		t_ok "$name"
-	fi
+	t_cfg_refuse "$q1" "$1" "$2" "Invalid argument" "$3"
 }
 
 t_qos_refuse trust l2 "trust is pcp or dscp"

@@ -70,6 +70,42 @@ t_refuse() {
 	fi
 }
 
+# t_sysattr NAME FILE WANT: the attribute FILE reads WANT
+t_sysattr() {
+	local name=$1 file=$2 want=$3 got
+	got=$(cat "$file")
+	if [ "$got" = "$want" ]; then
+		t_ok "$name"
+	else
+		t_fail "$name" "${file##*/} is '$got', want '$want'"
+	fi
+}
+
+# t_cfg_refuse DIR ATTR VALUE ERRNO_TEXT LOGTEXT: writing VALUE to
+# DIR/ATTR fails with ERRNO_TEXT ("Invalid argument"), the kernel log says
+# "D/ATTR: LOGTEXT; nothing changed" (D the last part of DIR) and every
+# attribute of DIR reads as before
+t_cfg_refuse() {
+	local dir=$1 attr=$2 value=$3 errtext=$4 logtext=$5 name before after out
+	name="${dir##*/}/$attr refuses '$value'"
+	before=$(cat "$dir"/*)
+	dmesg -C
+	if out=$(bash -c 'echo "$1" >"$2"' _ "$value" "$dir/$attr" 2>&1); then
+		t_fail "$name" "the write succeeded"
+		return
+	fi
+	after=$(cat "$dir"/*)
+	if ! grep -qF -- "$errtext" <<<"$out"; then
+		t_fail "$name" "wanted '$errtext', got '$out'"
+	elif ! dmesg | grep -qF -- "${dir##*/}/$attr: $logtext; nothing changed"; then
+		t_fail "$name" "no '${dir##*/}/$attr: $logtext' in the kernel log: $(dmesg | tail -n 2)"
+	elif [ "$before" != "$after" ]; then
+		t_fail "$name" "the configuration changed"
+	else
+		t_ok "$name"
+	fi
+}
+
 # t_status NAME STATUS [OUTPUT]: the check NAME for a command that ran
 # before the plan was declared (compiling a program that tells its own
 # plan): ok when STATUS is 0, else OUTPUT is shown.  Returns STATUS.
