@@ -16,7 +16,12 @@
 #  - ETS shares decide who gets the shaped link: two saturating
 #    ib_write_bw on priorities 0 and 3 share it as the ets attribute says
 #    (60:20 of 100, so 75/25 between the two) within 5 points, and half
-#    and half with equal shares.
+#    and half with equal shares;
+#  - QPs of one priority share it by QP: a 2-byte ib_send_lat beside a
+#    saturating UD ib_send_bw on the same priority waits for the shaper's
+#    room and the bulk QP's quantum, not for the bulk QP's FIFO, which
+#    fills to its high watermark (tx_queue_full: UD has no RC window to
+#    stop it) and holds at least 128 packets, 57 ms at the shaped rate.
 set -u
 # sroce-lib.sh's helpers and verify_build
 # shellcheck source=scripts/tests/rdma-pair-lib.sh
@@ -46,8 +51,9 @@ prog=/tmp/rdma_verify
 verify_build "$prog" "$verify_max"
 # the rig and the second shaper; per tool completion, the qdiscs and the
 # transport; rdma_verify's build and cases, the same two; held back; per
-# ETS case its two runs and the share
-t_plan $((2 + $(words "$bw_tools") * 3 + 1 + per_verify + 2 + 1 + ${#ets_cases[@]} * 3))
+# ETS case its two runs and the share; the flows: the idle latency run,
+# the bulk and the latency runs beside it, the latency
+t_plan $((2 + $(words "$bw_tools") * 3 + 1 + per_verify + 2 + 1 + ${#ets_cases[@]} * 3 + 4))
 
 # The shapers' watchdogs and the receive path run in softirq.  With both
 # vCPUs busy polling for perftest, the kernel defers that work to
@@ -230,4 +236,62 @@ for c in "${ets_cases[@]}"; do
 	fi
 done
 echo 13,13,13,13,12,12,12,12 >"$qos1/ets"
+
+# --- Flows inside a priority --------------------------------------------------
+
+# the latency runs on priority 0, their iterations sleeping on events
+# rather than polling beside the bulk run's pollers
+lat_iters=100
+lat_args=(-n "$lat_iters" -e -u "$ack_t")
+
+if idle=$(veth_send_lat bp.lat-idle 18760 "$ga" "$gb" "${lat_args[@]}"); then
+	t_ok "ib_send_lat on the idle shaped link completed"
+	log "idle: t_typical ${idle% *} us, p99 ${idle#* } us"
+else
+	t_fail "ib_send_lat on the idle shaped link completed" \
+		"$(tail -n 2 /tmp/bp.lat-idle.cli | tr '\n' ' ')"
+fi
+full0=$(counter sroce1 tx_queue_full)
+ud_size=1024
+args=(-d sroce2 -x "$gb" -c UD -s "$ud_size" -D 25 -F -p 18761)
+ip netns exec ns2 timeout 90 ib_send_bw "${args[@]}" >/tmp/bp.bulk.srv 2>&1 &
+bsrv=$!
+wait_for 20 bash -c "ip netns exec ns2 ss -ltn | grep -q ':18761 '"
+args=(-d sroce1 -x "$ga" -c UD -s "$ud_size" -D 25 -F -p 18761)
+timeout 90 ip netns exec ns1 ib_send_bw "${args[@]}" 198.51.100.12 >/tmp/bp.bulk.cli 2>&1 &
+bcli=$!
+# the bulk QP's FIFO at its high watermark once
+wait_for 20 bash -c "[ \$(cat $hw/tx_queue_full) -gt $full0 ]"
+busy=$(veth_send_lat bp.lat-busy 18762 "$ga" "$gb" "${lat_args[@]}")
+lat_rc=$?
+full1=$(counter sroce1 tx_queue_full)
+if wait "$bcli" && wait "$bsrv"; then
+	t_ok "a bulk UD ib_send_bw on priority 0 completed"
+else
+	t_fail "a bulk UD ib_send_bw on priority 0 completed" \
+		"$(tail -n 2 /tmp/bp.bulk.cli /tmp/bp.bulk.srv | tr '\n' ' ')"
+fi
+if [ "$lat_rc" = 0 ]; then
+	t_ok "ib_send_lat on priority 0 beside it completed"
+else
+	t_fail "ib_send_lat on priority 0 beside it completed" \
+		"$(tail -n 2 /tmp/bp.lat-busy.cli | tr '\n' ' ')"
+fi
+# The bulk QP refills its FIFO from its low watermark, 128 packets of
+# 1024 bytes and 90 of headers, which take this long to drain at the
+# shaped rate: one FIFO for the priority would put the latency QP's
+# packets behind at least that.  Half of it is the bound, over four times
+# what the shaper's room of 16 KiB takes.
+drain_us=$((128 * (ud_size + 90) * 8 / rate_mbit))
+bound=$((drain_us / 2))
+log "beside the bulk QP: t_typical ${busy% *} us, p99 ${busy#* } us, tx_queue_full +$((full1 - full0)); 128 of its packets drain in $drain_us us"
+typ=${busy% *}
+typ=${typ%.*}
+if [ -n "$busy" ] && [ "$full1" -gt "$full0" ] && [ "${typ:-999999999}" -lt "$bound" ]; then
+	t_ok "the latency QP did not wait behind the bulk QP's FIFO (t_typical under $bound us)"
+else
+	t_fail "the latency QP did not wait behind the bulk QP's FIFO (t_typical under $bound us)" \
+		"t_typical ${typ:-none} us, tx_queue_full +$((full1 - full0))"
+fi
 t_done
+

@@ -190,7 +190,8 @@ mac_guid() {
 # veth_links [TC_ARGS...]: the two-host rig of single-guest tests: veth
 # n1 in ns1 (198.51.100.11, 2001:db8:1::11) to n2 in ns2 (.12, ::12),
 # sroce1 on n1 and sroce2 on n2, both ACTIVE with their RoCE v2 GIDs, and
-# a ping across.  VETH_MTU sets both MTUs (default 1500); TC_ARGS, if any,
+# a ping across.  VETH_MTU sets both MTUs (default 1500), VETH_QUEUES
+# their numbers of queues (default 1); TC_ARGS, if any,
 # make n1's root qdisc ("netem delay 2ms").  Namespaces left from an
 # earlier call are reused.
 veth_links() {
@@ -198,8 +199,9 @@ veth_links() {
 	for i in 1 2; do
 		ip netns add "ns$i" 2>/dev/null
 	done
-	ip link add n1 netns ns1 mtu "$mtu" type veth peer name n2 netns ns2 mtu "$mtu" ||
-		return 1
+	local q=(numtxqueues "${VETH_QUEUES:-1}" numrxqueues "${VETH_QUEUES:-1}")
+	ip link add n1 netns ns1 mtu "$mtu" "${q[@]}" type veth \
+		peer name n2 netns ns2 mtu "$mtu" "${q[@]}" || return 1
 	for i in 1 2; do
 		ip -n "ns$i" addr add "198.51.100.1$i/24" dev "n$i" &&
 			ip -n "ns$i" addr add "2001:db8:1::1$i/64" dev "n$i" nodad &&
@@ -217,6 +219,28 @@ veth_links() {
 		wait_for 10 gid_index sroce1 "$(v4_gid 198.51.100.11)" "RoCE v2" &&
 		wait_for 10 gid_index sroce2 "$(v4_gid 198.51.100.12)" "RoCE v2" &&
 		ip netns exec ns1 ping -c 1 -W 3 198.51.100.12 >/dev/null
+}
+
+# veth_send_lat NAME PORT GID1 GID2 ARGS...: a 2-byte ib_send_lat from
+# sroce1 (ns1, GID index GID1) to sroce2 (ns2, GID2) over the veth rig,
+# with the perftest ARGS given ("-S 3 -n 100 -e"); prints "T_TYPICAL P99"
+# in microseconds, or fails.  Logs in /tmp/NAME.cli and /tmp/NAME.srv.
+veth_send_lat() {
+	local name=$1 p=$2 ga=$3 gb=$4 spid rc
+	shift 4
+	ip netns exec ns2 timeout 120 ib_send_lat -d sroce2 -x "$gb" -s 2 -F -p "$p" "$@" \
+		>"/tmp/$name.srv" 2>&1 &
+	spid=$!
+	wait_for 20 bash -c "ip netns exec ns2 ss -ltn | grep -q ':$p '"
+	timeout 120 ip netns exec ns1 ib_send_lat -d sroce1 -x "$ga" -s 2 -F -p "$p" "$@" \
+		198.51.100.12 >"/tmp/$name.cli" 2>&1
+	rc=$?
+	wait "$spid" || rc=1
+	[ "$rc" = 0 ] || return 1
+	# perftest: bytes, iterations, t_min, t_max, t_typical, t_avg,
+	# t_stdev, 99%, 99.9%
+	awk '$1 == 2 && NF >= 9 { print $5, $8; found = 1 } END { exit !found }' \
+		"/tmp/$name.cli"
 }
 
 # for checks that run these through bash -c
