@@ -9,14 +9,16 @@
 # it (an RC ib_send_bw on SL 0), so its packets wait in sroce and in the
 # tbf (tx_deferred).
 #  - a 2-byte ib_send_lat on SL 3, whose queue is free, does not wait
-#    for priority 0's: its p99 stays below the median of the same run on
-#    SL 0, which waits in the shaped queue (and must, by ten times SL 3's
-#    idle median at least, or priority 0 was not saturated);
-#  - the latencies against SL 3's idle ones are logged.  The bound a NIC
-#    meets, a p99 within 1.2 times the idle one, is not asserted: under
-#    TCG the CPU that the bulk run's packets cost (their ICRC above all)
-#    is shared with the latency run, and two idle runs alone differ by
-#    more (medians of 125 and 230 us seen).
+#    for priority 0's: its median stays under a quarter of the median of
+#    the same run on SL 0, which waits in the shaped queue (and must, by
+#    ten times SL 3's idle median at least, or priority 0 was not
+#    saturated; the bulk run must outlast both latency runs);
+#  - the latencies against SL 3's idle ones, p99s too, are logged.  The
+#    bound a NIC meets, a p99 within 1.2 times the idle one, is not
+#    asserted: under TCG the CPU that the bulk run's packets cost (their
+#    ICRC above all) is shared with the latency run, other guests of the
+#    pool share the host, and two idle runs alone differ by more (medians
+#    of 125 and 230 us, p99s of 273 and 710 us seen).
 # All runs sleep on events rather than poll, so that their pollers do not
 # take turns on the guest's two CPUs.
 set -u
@@ -54,13 +56,14 @@ fi
 log "idle, SL 3: t_typical ${idle% *} us, p99 ${idle#* } us"
 
 deferred0=$(counter sroce1 tx_deferred)
-# 20 s at the shaped rate, sleeping on events too (which perftest allows
-# by iterations only)
-args=(-s 65536 -n $((20 * rate_mbit * 1000000 / 8 / 65536)) -S 0 -e -F -p 18901)
-ip netns exec ns2 timeout 120 ib_send_bw -d sroce2 -x "$gb" "${args[@]}" >/tmp/iso.bulk.srv 2>&1 &
+# 150 s at the shaped rate, far more than the latency runs take even in
+# a loaded pool: it is stopped once they are done.  It sleeps on events
+# too, which perftest allows by iterations only.
+args=(-s 65536 -n $((150 * rate_mbit * 1000000 / 8 / 65536)) -S 0 -e -F -p 18901)
+ip netns exec ns2 timeout 200 ib_send_bw -d sroce2 -x "$gb" "${args[@]}" >/tmp/iso.bulk.srv 2>&1 &
 bsrv=$!
 wait_for 20 bash -c "ip netns exec ns2 ss -ltn | grep -q ':18901 '"
-timeout 120 ip netns exec ns1 ib_send_bw -d sroce1 -x "$ga" "${args[@]}" 198.51.100.12 \
+timeout 200 ip netns exec ns1 ib_send_bw -d sroce1 -x "$ga" "${args[@]}" 198.51.100.12 \
 	>/tmp/iso.bulk.cli 2>&1 &
 bcli=$!
 sleep 3
@@ -69,13 +72,15 @@ hi_rc=$?
 lo=$(veth_send_lat iso.sl0 18903 "$ga" "$gb" -S 0 "${lat_args[@]}")
 lo_rc=$?
 deferred=$(($(counter sroce1 tx_deferred) - deferred0))
-if wait "$bcli" && wait "$bsrv"; then
-	t_ok "a saturating ib_send_bw on SL 0 completed"
+if kill -0 "$bcli" 2>/dev/null && kill -0 "$bsrv" 2>/dev/null; then
+	t_ok "a saturating ib_send_bw on SL 0 ran through both latency runs"
 else
-	t_fail "a saturating ib_send_bw on SL 0 completed" \
+	t_fail "a saturating ib_send_bw on SL 0 ran through both latency runs" \
 		"$(tail -n 2 /tmp/iso.bulk.cli /tmp/iso.bulk.srv | tr '\n' ' ')"
 fi
-log "bulk: $(awk '$1 == 65536 && NF >= 4 { printf "%.1f Mbit/s", $4 * 8 * 1.048576 }' /tmp/iso.bulk.cli), tx_deferred +$deferred"
+kill "$bcli" "$bsrv" 2>/dev/null
+wait "$bcli" "$bsrv" 2>/dev/null
+log "bulk: tx_deferred +$deferred"
 for c in "3 $hi_rc iso.sl3" "0 $lo_rc iso.sl0"; do
 	read -r sl rc name <<<"$c"
 	if [ "$rc" = 0 ]; then
@@ -102,10 +107,11 @@ else
 	t_fail "SL 0's queue was saturated: its median 10 times SL 3's idle one or more" \
 		"x${sat:-none}, tx_deferred +$deferred"
 fi
-if [ "$hi_rc" = 0 ] && [ "$lo_rc" = 0 ] && below "${hi#* }" "${lo% *}"; then
-	t_ok "SL 3 did not wait for SL 0's queue: its p99 below SL 0's median"
+quarter=$(awk -v m="${lo% *}" 'BEGIN { if (m != "") printf "%.2f", m / 4 }')
+if [ "$hi_rc" = 0 ] && [ "$lo_rc" = 0 ] && below "${hi% *}" "$quarter"; then
+	t_ok "SL 3 did not wait for SL 0's queue: its median under a quarter of SL 0's"
 else
-	t_fail "SL 3 did not wait for SL 0's queue: its p99 below SL 0's median" \
-		"SL 3 p99 ${hi#* } us, SL 0 median ${lo% *} us"
+	t_fail "SL 3 did not wait for SL 0's queue: its median under a quarter of SL 0's" \
+		"SL 3 median ${hi% *} us, SL 0 median ${lo% *} us"
 fi
 t_done
