@@ -129,11 +129,13 @@ bool sroce_txflow_active(const struct sroce_txflow *f)
 	return !list_empty(&f->node);
 }
 
-/* @f, not active, got a packet: it joins the round at its end */
+/*
+ * @f, not active, got a packet: it joins the round at its end.  A flow
+ * that is not active has no credit and no turn (sroce_txflow_init(), the
+ * only way out of the round).
+ */
 void sroce_txflows_add(struct sroce_txflows *fs, struct sroce_txflow *f)
 {
-	f->deficit = 0;
-	f->in_turn = false;
 	list_add_tail(&f->node, &fs->active);
 }
 
@@ -185,9 +187,8 @@ void sroce_txflows_sent(struct sroce_txflow *f, u32 len, bool empty)
 {
 	f->deficit -= min_t(u32, len, SROCE_TXFLOW_QUANTUM);
 	if (empty) {
-		list_del_init(&f->node);
-		f->deficit = 0;
-		f->in_turn = false;
+		list_del(&f->node);
+		sroce_txflow_init(f);
 	}
 }
 
