@@ -152,11 +152,50 @@ bool sroce_qos_dcb_wanted(struct sroce_dev *sdev)
 	return on;
 }
 
-/* pfc and ets are the netdev's: writes to them would not last */
-static bool sroce_qos_dcb_in_force(struct sroce_dev *sdev,
-				   const struct sroce_qos_cfg *c)
+/*
+ * pfc and ets are the netdev's while its DCB is followed: a write to them
+ * would not last, so it is refused
+ */
+static int sroce_qos_dcb_refuse(struct sroce_dev *sdev,
+				const struct sroce_qos_cfg *c, const char **why)
 {
-	return c->dcb && !READ_ONCE(sdev->dcb_ret);
+	if (!c->dcb || READ_ONCE(sdev->dcb_ret))
+		return 0;
+	*why = "the netdev's DCB settings are in force (qos/dcb is on)";
+	return -EBUSY;
+}
+
+/*
+ * Under qos_lock, into the copy @c that is to replace the configuration.
+ * The scheduler takes new ETS shares before the configuration shows them.
+ */
+static int sroce_qos_take_ets(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
+			      const u8 tsa[SROCE_NUM_PRIO],
+			      const u8 weight[SROCE_NUM_PRIO])
+{
+	int ret = sroce_tx_set_ets(sdev, tsa, weight);
+
+	if (ret)
+		return ret;
+	memcpy(c->tsa, tsa, sizeof(c->tsa));
+	memcpy(c->weight, weight, sizeof(c->weight));
+	return 0;
+}
+
+/*
+ * The same for PFC.  A priority PFC is turned off for ignores pause frames
+ * from now on, its XON among them: end its pause.  Before the new
+ * configuration is in place, a frame may still pause it again; that pause
+ * ends on its time.
+ */
+static void sroce_qos_take_pfc(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
+			       u8 pfc_en)
+{
+	u8 off = c->pfc_en & ~pfc_en;
+
+	c->pfc_en = pfc_en;
+	if (off)
+		sroce_tx_pfc_off(sdev, off);
 }
 
 static bool sroce_qos_dcb_same(const struct sroce_qos_cfg *c,
@@ -179,7 +218,6 @@ static bool sroce_qos_dcb_same(const struct sroce_qos_cfg *c,
 void sroce_qos_dcb_apply(struct sroce_dev *sdev, const struct sroce_dcb *d)
 {
 	struct sroce_qos_cfg *c, *cur;
-	u8 off;
 
 	mutex_lock(&sdev->qos_lock);
 	cur = sroce_qos_locked(sdev);
@@ -188,16 +226,11 @@ void sroce_qos_dcb_apply(struct sroce_dev *sdev, const struct sroce_dcb *d)
 	c = kmemdup(cur, sizeof(*c), GFP_KERNEL);
 	if (!c)
 		goto out;
-	if (sroce_tx_set_ets(sdev, d->tsa, d->weight)) {
+	if (sroce_qos_take_ets(sdev, c, d->tsa, d->weight)) {
 		kfree(c);
 		goto out;
 	}
-	off = c->pfc_en & ~d->pfc_en;
-	c->pfc_en = d->pfc_en;
-	memcpy(c->tsa, d->tsa, sizeof(c->tsa));
-	memcpy(c->weight, d->weight, sizeof(c->weight));
-	if (off)
-		sroce_tx_pfc_off(sdev, off);
+	sroce_qos_take_pfc(sdev, c, d->pfc_en);
 	sroce_qos_replace(sdev, c);
 out:
 	mutex_unlock(&sdev->qos_lock);
@@ -272,24 +305,17 @@ static int pfc_fmt(const struct sroce_qos_cfg *c, char *buf)
 	return prio_mask_fmt(c->pfc_en, buf);
 }
 
-/*
- * A priority PFC is turned off for ignores pause frames from now on, its
- * XON among them: end its pause.  Before the new configuration is in
- * place, a frame may still pause it again; that pause ends on its time.
- */
 static int pfc_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
 		     const char *buf, const char **why)
 {
-	u8 was = c->pfc_en;
+	u8 pfc_en;
 	int ret;
 
-	if (sroce_qos_dcb_in_force(sdev, c)) {
-		*why = "the netdev's DCB settings are in force (qos/dcb is on)";
-		return -EBUSY;
-	}
-	ret = sroce_qos_parse_prio_mask(buf, &c->pfc_en, why);
-	if (!ret && (was & ~c->pfc_en))
-		sroce_tx_pfc_off(sdev, was & ~c->pfc_en);
+	ret = sroce_qos_dcb_refuse(sdev, c, why);
+	if (!ret)
+		ret = sroce_qos_parse_prio_mask(buf, &pfc_en, why);
+	if (!ret)
+		sroce_qos_take_pfc(sdev, c, pfc_en);
 	return ret;
 }
 
@@ -302,20 +328,18 @@ static int ets_fmt(const struct sroce_qos_cfg *c, char *buf)
 	return sroce_qos_format_ets(c->tsa, c->weight, buf, PAGE_SIZE);
 }
 
-/* The scheduler takes the new shares before the configuration shows them */
 static int ets_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
 		     const char *buf, const char **why)
 {
+	u8 tsa[SROCE_NUM_PRIO], weight[SROCE_NUM_PRIO];
 	int ret;
 
-	if (sroce_qos_dcb_in_force(sdev, c)) {
-		*why = "the netdev's DCB settings are in force (qos/dcb is on)";
-		return -EBUSY;
-	}
-	ret = sroce_qos_parse_ets(buf, c->tsa, c->weight, why);
+	ret = sroce_qos_dcb_refuse(sdev, c, why);
+	if (!ret)
+		ret = sroce_qos_parse_ets(buf, tsa, weight, why);
 	if (ret)
 		return ret;
-	ret = sroce_tx_set_ets(sdev, c->tsa, c->weight);
+	ret = sroce_qos_take_ets(sdev, c, tsa, weight);
 	if (ret)
 		*why = "the transmit scheduler refused it";
 	return ret;
