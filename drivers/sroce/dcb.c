@@ -65,18 +65,6 @@ int sroce_dcb_from_ieee(const struct ieee_pfc *pfc, const struct ieee_ets *ets,
 	return 0;
 }
 
-/* Does @ndev's driver report IEEE PFC and ETS?  Never without CONFIG_DCB. */
-bool sroce_dcb_capable(const struct net_device *ndev)
-{
-#if IS_ENABLED(CONFIG_DCB)
-	const struct dcbnl_rtnl_ops *ops = READ_ONCE(ndev->dcbnl_ops);
-
-	return ops && ops->ieee_getpfc && ops->ieee_getets;
-#else
-	return false;
-#endif
-}
-
 /**
  * sroce_dcb_read - read @ndev's PFC and ETS configuration
  * @ndev: the netdev
@@ -85,33 +73,31 @@ bool sroce_dcb_capable(const struct net_device *ndev)
  *
  * Context: RTNL held, as dcbnl calls its drivers.
  *
- * Return: 0; -ENODEV when @ndev reports no IEEE DCB; the driver's error,
- * or sroce_dcb_from_ieee()'s.
+ * Return: 0; -ENODEV when @ndev reports no IEEE DCB (always, in a kernel
+ * without CONFIG_DCB); the driver's error, or sroce_dcb_from_ieee()'s.
  */
 int sroce_dcb_read(struct net_device *ndev, struct sroce_dcb *out,
 		   const char **why)
 {
+#if IS_ENABLED(CONFIG_DCB)
+	const struct dcbnl_rtnl_ops *ops = ndev->dcbnl_ops;
 	struct ieee_ets ets = {};
 	struct ieee_pfc pfc = {};
 	int ret;
 
 	ASSERT_RTNL();
-	if (!sroce_dcb_capable(ndev)) {
-		*why = "the netdev reports no IEEE DCB";
-		return -ENODEV;
-	}
-#if IS_ENABLED(CONFIG_DCB)
-	ret = ndev->dcbnl_ops->ieee_getpfc(ndev, &pfc);
-	if (!ret)
-		ret = ndev->dcbnl_ops->ieee_getets(ndev, &ets);
-#else
-	ret = -EOPNOTSUPP;
-#endif
-	if (ret) {
+	if (ops && ops->ieee_getpfc && ops->ieee_getets) {
+		ret = ops->ieee_getpfc(ndev, &pfc);
+		if (!ret)
+			ret = ops->ieee_getets(ndev, &ets);
+		if (!ret)
+			return sroce_dcb_from_ieee(&pfc, &ets, out, why);
 		*why = "the netdev's driver did not report its DCB";
 		return ret;
 	}
-	return sroce_dcb_from_ieee(&pfc, &ets, out, why);
+#endif
+	*why = "the netdev reports no IEEE DCB";
+	return -ENODEV;
 }
 
 /* Log what changed in whether the netdev's DCB is followed */

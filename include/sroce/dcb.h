@@ -44,7 +44,6 @@ struct sroce_dcb {
 
 int sroce_dcb_from_ieee(const struct ieee_pfc *pfc, const struct ieee_ets *ets,
 			struct sroce_dcb *out, const char **why);
-bool sroce_dcb_capable(const struct net_device *ndev);
 int sroce_dcb_read(struct net_device *ndev, struct sroce_dcb *out,
 		   const char **why);
 
