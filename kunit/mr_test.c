@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for memory keys and checked MR access: key encoding and the
- * key byte's rotation, range checks against hostile iova/length values,
+ * KUnit tests for memory keys and checked MR access: key encoding, the
+ * number space keys and QPNs are drawn from, range checks against hostile iova/length values,
  * copies across page boundaries of page-array MRs built here (no device
  * needed), and the alignment and bounds rules of 8-byte atomics.
  */
 #include <kunit/test.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/sort.h>
 #include <rdma/ib_umem.h>
 
 #include <sroce/mr.h>
@@ -85,27 +86,74 @@ static void sroce_mr_key_encode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sroce_key_make(1, 0), 0x100);
 }
 
-static void sroce_mr_key_rotation(struct kunit *test)
+/* what ib_inc_rkey() does for a consumer: the next key byte, same index */
+static u32 sroce_mr_test_key_bump(u32 key)
 {
-	u32 key = sroce_key_make(7, 0xfe), next;
-	int i;
+	return sroce_key_make(sroce_key_index(key), sroce_key_byte(key) + 1);
+}
 
-	next = sroce_key_next(key);
-	KUNIT_EXPECT_EQ(test, next, sroce_key_make(7, 0xff));
-	/* wraps inside the byte, never into the index */
-	next = sroce_key_next(next);
-	KUNIT_EXPECT_EQ(test, next, sroce_key_make(7, 0x00));
-	KUNIT_EXPECT_EQ(test, sroce_key_index(next), 7);
+static int sroce_mr_test_cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
 
-	/* 255 re-registrations in a row all hand out a different key */
-	key = sroce_key_make(0xffffff, 0x80);
-	next = key;
-	for (i = 0; i < 255; i++) {
-		next = sroce_key_next(next);
-		KUNIT_EXPECT_NE(test, next, key);
-		KUNIT_EXPECT_EQ(test, sroce_key_index(next), 0xffffff);
+	return x < y ? -1 : x > y;
+}
+
+#define TEST_DRAWS	65536
+
+/*
+ * The number space: its draws are 24-bit numbers, none twice in a row of
+ * TEST_DRAWS, with no constant step between them, and another secret
+ * gives another sequence.
+ */
+static void sroce_mr_numspace_draws(struct kunit *test)
+{
+	struct sroce_numspace a, b;
+	unsigned int steps = 0, same = 0, dups = 0, i;
+	u32 *n;
+
+	n = kunit_kmalloc_array(test, TEST_DRAWS, sizeof(*n), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	sroce_numspace_init(&a);
+	sroce_numspace_init(&b);
+	for (i = 0; i < TEST_DRAWS; i++) {
+		n[i] = sroce_num_draw(&a);
+		KUNIT_EXPECT_LE(test, n[i], SROCE_NUM_MASK);
+		if (i >= 2 && n[i] - n[i - 1] == n[i - 1] - n[i - 2])
+			steps++;
+		if (n[i] == sroce_num_draw(&b))
+			same++;
 	}
-	KUNIT_EXPECT_EQ(test, sroce_key_next(next), key);
+	/* a constant step would repeat every time; chance gives ~0 */
+	KUNIT_EXPECT_LT(test, steps, 4);
+	KUNIT_EXPECT_LT(test, same, 4);
+
+	sort(n, TEST_DRAWS, sizeof(*n), sroce_mr_test_cmp_u32, NULL);
+	for (i = 1; i < TEST_DRAWS; i++)
+		dups += n[i] == n[i - 1];
+	KUNIT_EXPECT_EQ(test, dups, 0);
+	/* drawn across the whole space, not from a corner of it */
+	KUNIT_EXPECT_LT(test, n[0], 0x1000);
+	KUNIT_EXPECT_GT(test, n[TEST_DRAWS - 1], SROCE_NUM_MASK - 0x1000);
+}
+
+/* The permutation itself is a fixed function of its secret and input */
+static void sroce_mr_numspace_permute(struct kunit *test)
+{
+	hsiphash_key_t k1 = { .key = { 1, 2 } }, k2 = { .key = { 1, 3 } };
+	unsigned int diff = 0;
+	u32 x;
+
+	for (x = 0; x < 256; x++) {
+		KUNIT_EXPECT_EQ(test, sroce_num_permute(&k1, x),
+				sroce_num_permute(&k1, x));
+		diff += sroce_num_permute(&k1, x) != sroce_num_permute(&k2, x);
+	}
+	KUNIT_EXPECT_GT(test, diff, 250);
+	/* only the low 24 bits of the input count, the output fits them */
+	KUNIT_EXPECT_EQ(test, sroce_num_permute(&k1, 0x1000005),
+			sroce_num_permute(&k1, 5));
+	KUNIT_EXPECT_LE(test, sroce_num_permute(&k1, 0xffffff), SROCE_NUM_MASK);
 }
 
 static void sroce_mr_access_flags(struct kunit *test)
@@ -458,6 +506,12 @@ static void sroce_mr_lookup_checks(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, sroce_key_reserve(sdev, &index2), 0);
 	KUNIT_EXPECT_NE(test, index2, index);
 	sroce_key_free(sdev, index2);
+
+	/* at the limit nothing is reserved, and the count stays */
+	atomic_set(&sdev->num_keys, SROCE_MAX_KEYS - 1);
+	KUNIT_EXPECT_EQ(test, sroce_key_reserve(sdev, &index2), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sdev->num_keys), SROCE_MAX_KEYS - 1);
+	atomic_set(&sdev->num_keys, 0);
 }
 
 /* Binding, using and invalidating windows, on a bare sroce_dev. */
@@ -506,7 +560,7 @@ static void sroce_mr_window_bind(struct kunit *test)
 	wkey = sroce_key_make(index, 9);
 	mw->ibmw.rkey = wkey;
 	sroce_key_publish(sdev, index, &mw->ibmw, SROCE_KEY_MW);
-	wkey2 = sroce_key_next(wkey);
+	wkey2 = sroce_mr_test_key_bump(wkey);
 
 	/* refusals: key index, PD, MR rights, range, rights asked */
 	KUNIT_EXPECT_EQ(test, sroce_mw_bind(sdev, wkey, key, pd, 7, mr,
@@ -533,7 +587,7 @@ static void sroce_mr_window_bind(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mr->num_mw, 1);
 	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 2);
 	/* a bound type 2 window is not bound again */
-	KUNIT_EXPECT_EQ(test, sroce_mw_bind(sdev, wkey2, sroce_key_next(wkey2),
+	KUNIT_EXPECT_EQ(test, sroce_mw_bind(sdev, wkey2, sroce_mr_test_key_bump(wkey2),
 					    pd, 7, mr, 0x10000, 16, rw), -EINVAL);
 
 	/* access through the window: its range, rights, QP and key only */
@@ -594,7 +648,8 @@ static void sroce_mr_window_bind(struct kunit *test)
 
 static struct kunit_case sroce_mr_test_cases[] = {
 	KUNIT_CASE(sroce_mr_key_encode),
-	KUNIT_CASE(sroce_mr_key_rotation),
+	KUNIT_CASE(sroce_mr_numspace_draws),
+	KUNIT_CASE(sroce_mr_numspace_permute),
 	KUNIT_CASE(sroce_mr_access_flags),
 	KUNIT_CASE(sroce_mr_range_hostile),
 	KUNIT_CASE(sroce_mr_copy_across_pages),

@@ -176,6 +176,7 @@ static const struct rdma_stat_desc sroce_counter_desc[SROCE_NUM_COUNTERS] = {
 	[SROCE_CNT_RX_NO_QP]		= { .name = "rx_unknown_qp" },
 	[SROCE_CNT_RX_NOMEM]		= { .name = "rx_nomem_drops" },
 	[SROCE_CNT_RX_BAD_QP_TYPE]	= { .name = "rx_wrong_transport" },
+	[SROCE_CNT_RX_WRONG_PEER]	= { .name = "rx_wrong_peer" },
 	[SROCE_CNT_RX_QP_STATE]		= { .name = "rx_qp_state_drops" },
 	[SROCE_CNT_RX_BAD_PKEY]		= { .name = "rx_bad_pkey" },
 	[SROCE_CNT_RX_BAD_QKEY]		= { .name = "rx_bad_qkey" },
@@ -357,7 +358,8 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	INIT_LIST_HEAD(&sdev->list);
 	INIT_LIST_HEAD(&sdev->all_entry);
 	sroce_pool_init(sdev);
-	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
+	xa_init_flags(&sdev->qps, XA_FLAGS_LOCK_IRQ);
+	sroce_numspace_init(&sdev->qpn_ns);
 	sroce_mcast_init(sdev);
 	BUILD_BUG_ON(SROCE_STATS_NUM_PRIO != SROCE_NUM_PRIO);
 	if (sroce_qos_init(sdev) || sroce_tx_init(sdev)) {

@@ -521,7 +521,7 @@ err_abort:
 }
 
 /*
- * Changing PD or access keeps the pages and only moves the key on.  New
+ * Changing PD or access keeps the pages and only gives the MR a new key.  New
  * pages (IB_MR_REREG_TRANS), or write access to pages pinned read-only,
  * need a new pinning: that is a new MR, which ib_core swaps in for the old
  * one and then deregisters the old one.
@@ -531,11 +531,12 @@ static struct ib_mr *sroce_rereg_user_mr(struct ib_mr *ibmr, int flags,
 					 int access, struct ib_pd *ibpd,
 					 struct ib_udata *udata)
 {
+	struct sroce_dev *sdev = to_sdev(ibmr->device);
 	struct sroce_mr *mr = to_smr(ibmr);
 	struct sroce_pd *pd = mr->pd;
 	unsigned long irqflags;
+	u32 key, index, old;
 	int err;
-	u32 key;
 
 	if (mr->type != SROCE_MR_USER)
 		return ERR_PTR(-EINVAL);
@@ -556,13 +557,25 @@ static struct ib_mr *sroce_rereg_user_mr(struct ib_mr *ibmr, int flags,
 		return sroce_reg_user_mr(&pd->ibpd, mr->umem->address,
 					 mr->length, mr->iova, access, udata);
 
+	/*
+	 * A new key, from a new index: keys handed out before name an empty
+	 * slot, and the new one cannot be told from the old.  The MR is
+	 * found at both until the old index is freed, but only by its
+	 * current key.
+	 */
+	err = sroce_key_reserve(sdev, &index);
+	if (err)
+		return ERR_PTR(err);
+	key = sroce_key_make(index, get_random_u8());
+	sroce_key_publish(sdev, index, mr, SROCE_KEY_MR);
 	spin_lock_irqsave(&mr->lock, irqflags);
-	key = sroce_key_next(mr->ibmr.lkey);
+	old = sroce_key_index(mr->ibmr.lkey);
 	mr->pd = pd;
 	mr->access = access;
 	mr->ibmr.lkey = key;
 	mr->ibmr.rkey = key;
 	spin_unlock_irqrestore(&mr->lock, irqflags);
+	sroce_key_free(sdev, old);
 	return NULL;
 }
 

@@ -8,6 +8,7 @@
  * verbs calls in process context and take the table lock with BH off, so a
  * softirq on the same CPU never spins on a lock its own CPU holds.
  */
+#include <linux/random.h>
 #include <linux/xarray.h>
 
 #include <sroce/pool.h>
@@ -16,9 +17,10 @@
 /* The AH number table is in ah.c's hands; it is set up here with the rest. */
 void sroce_pool_init(struct sroce_dev *sdev)
 {
-	xa_init_flags(&sdev->keys, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
+	xa_init_flags(&sdev->keys, XA_FLAGS_LOCK_BH);
 	xa_init_flags(&sdev->ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
-	sdev->key_next = 1;
+	sroce_numspace_init(&sdev->key_ns);
+	atomic_set(&sdev->num_keys, 0);
 	sdev->ah_next = 1;
 	atomic_set(&sdev->num_pd, 0);
 }
@@ -33,22 +35,67 @@ void sroce_pool_fini(struct sroce_dev *sdev)
 	xa_destroy(&sdev->ahs);
 }
 
+void sroce_numspace_init(struct sroce_numspace *ns)
+{
+	get_random_bytes(&ns->secret, sizeof(ns->secret));
+	atomic_set(&ns->next, 0);
+}
+
+#define SROCE_NUM_HALF_BITS	(SROCE_NUM_BITS / 2)
+#define SROCE_NUM_HALF_MASK	((1u << SROCE_NUM_HALF_BITS) - 1)
+#define SROCE_NUM_ROUNDS	4
+
+/*
+ * Luby and Rackoff's construction: Feistel rounds over two 12-bit halves,
+ * each mixing in a keyed hash of the other half.  It is a bijection
+ * whatever the round function, so no two counter values share a number.
+ * Four rounds of a pseudorandom function make a pseudorandom permutation;
+ * a 24-bit block is small, so this stops guessing, not cryptanalysis by
+ * someone who sees many numbers (Documentation/security.rst).  HalfSipHash
+ * is the kernel's cheap keyed hash for exactly such short inputs.
+ */
+u32 sroce_num_permute(const hsiphash_key_t *secret, u32 x)
+{
+	u32 l = (x >> SROCE_NUM_HALF_BITS) & SROCE_NUM_HALF_MASK;
+	u32 r = x & SROCE_NUM_HALF_MASK;
+	u32 round, t;
+
+	for (round = 0; round < SROCE_NUM_ROUNDS; round++) {
+		t = l ^ (hsiphash_2u32(r, round, secret) & SROCE_NUM_HALF_MASK);
+		l = r;
+		r = t;
+	}
+	return l << SROCE_NUM_HALF_BITS | r;
+}
+
 /*
  * Take an index without making it visible: the object is published once it
- * is complete, so a lookup never sees it half built.  Indexes are handed
- * out cyclically so that a freed slot is not reused at once, which makes a
- * stale key hit an empty slot rather than a newer object.
+ * is complete, so a lookup never sees it half built.  Indexes are drawn
+ * from the device's key number space; index 0 is skipped.
  */
 int sroce_key_reserve(struct sroce_dev *sdev, u32 *index)
 {
-	int ret;
+	int ret = -ENOMEM, tries;
+	u32 i;
 
-	ret = xa_alloc_cyclic_bh(&sdev->keys, index, NULL,
-				 XA_LIMIT(1, SROCE_MAX_KEYS - 1),
-				 &sdev->key_next, GFP_KERNEL);
-	if (ret == -EBUSY)
-		return -ENOMEM;
-	return ret < 0 ? ret : 0;
+	if (atomic_inc_return(&sdev->num_keys) >= SROCE_MAX_KEYS)
+		goto out;
+	for (tries = 0; tries < SROCE_NUM_TRIES; tries++) {
+		i = sroce_num_draw(&sdev->key_ns);
+		if (!i)
+			continue;
+		ret = xa_insert_bh(&sdev->keys, i, NULL, GFP_KERNEL);
+		if (!ret) {
+			*index = i;
+			return 0;
+		}
+		if (ret != -EBUSY)
+			break;
+		ret = -ENOMEM;
+	}
+out:
+	atomic_dec(&sdev->num_keys);
+	return ret;
 }
 
 void sroce_key_publish(struct sroce_dev *sdev, u32 index, void *obj,
@@ -72,4 +119,5 @@ void *sroce_key_load_rcu(struct sroce_dev *sdev, u32 key,
 void sroce_key_free(struct sroce_dev *sdev, u32 index)
 {
 	xa_erase_bh(&sdev->keys, index);
+	atomic_dec(&sdev->num_keys);
 }

@@ -150,23 +150,42 @@ void sroce_qp_put(struct sroce_qp *qp)
 		complete(&qp->done);
 }
 
-/* Reserve a QPN; lookups find nothing there until sroce_qp_publish() */
+/* IBTA reserves QPNs 0 and 1 for the special QPs, 0xffffff for multicast */
+static bool sroce_qpn_usable(u32 qpn)
+{
+	return qpn >= SROCE_MIN_QPN && qpn != SROCE_MCAST_QPN;
+}
+
+/*
+ * Reserve a QPN; lookups find nothing there until sroce_qp_publish().
+ * Other QPNs are drawn from the device's QPN number space, so none tells
+ * an off-path sender which numbers live connections have.
+ */
 static int sroce_qpn_reserve(struct sroce_dev *sdev, enum ib_qp_type type,
 			     u32 *qpn)
 {
-	int err;
+	int err = -ENOMEM, tries;
+	u32 n;
 
 	if (type == IB_QPT_GSI) {
 		*qpn = 1;
 		/* -EBUSY: the device has its GSI QP already */
 		return xa_insert_irq(&sdev->qps, 1, NULL, GFP_KERNEL);
 	}
-	err = xa_alloc_cyclic_irq(&sdev->qps, qpn, NULL,
-				  XA_LIMIT(SROCE_MIN_QPN, SROCE_MAX_QPN),
-				  &sdev->qpn_next, GFP_KERNEL);
-	if (err < 0)
-		return err == -EBUSY ? -ENOMEM : err;
-	return 0;
+	for (tries = 0; tries < SROCE_NUM_TRIES; tries++) {
+		n = sroce_num_draw(&sdev->qpn_ns);
+		if (!sroce_qpn_usable(n))
+			continue;
+		err = xa_insert_irq(&sdev->qps, n, NULL, GFP_KERNEL);
+		if (!err) {
+			*qpn = n;
+			return 0;
+		}
+		if (err != -EBUSY)
+			return err;
+		err = -ENOMEM;
+	}
+	return err;
 }
 
 /* ---- send WQEs ----------------------------------------------------------- */

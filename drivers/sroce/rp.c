@@ -130,7 +130,8 @@ static bool sroce_rp_cnp_locked(struct sroce_qp *qp)
  * @sdev: the device
  * @pkt: the CNP, headers and ICRC checked
  *
- * Its DestQP names our QP whose data was marked.  A CNP for no QP, for a
+ * Its DestQP names our QP whose data was marked.  A CNP not from the
+ * QP's peer is counted as rx_wrong_peer too.  A CNP for no QP, for a
  * QP that is not connected and sending, for a priority the reaction
  * point is off for, or within the monitor period of the last one, is
  * counted as ignored (rp_cnp_ignored) and changes nothing.
@@ -143,6 +144,11 @@ void sroce_rp_cnp(struct sroce_dev *sdev, const struct sroce_pkt *pkt)
 
 	if (!qp) {
 		sroce_stats_inc(sdev, SROCE_CNT_RX_NO_QP);
+	} else if ((qp->type == IB_QPT_RC || qp->type == IB_QPT_UC) &&
+		   !sroce_pkt_from_peer(qp, pkt)) {
+		/* a forged CNP must not slow a connection down */
+		sroce_stats_inc(sdev, SROCE_CNT_RX_WRONG_PEER);
+		sroce_qp_put(qp);
 	} else {
 		if (qp->type == IB_QPT_RC || qp->type == IB_QPT_UC) {
 			spin_lock_bh(&qp->sq_lock);

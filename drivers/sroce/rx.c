@@ -32,6 +32,31 @@ static bool sroce_pkey_ok(u16 pkey)
 	return (pkey & 0x7fff) == (SROCE_DEFAULT_PKEY & 0x7fff);
 }
 
+/**
+ * sroce_pkt_from_peer() - did @pkt come from @qp's peer, over its path?
+ * @qp: a connected (RC or UC) QP
+ * @pkt: a packet naming it, headers and ICRC checked
+ *
+ * A connected QP talks to one peer: the source must be the GID or address
+ * the QP was connected to, the destination the QP's own, and the packet
+ * must use the encapsulation the QP was connected over, so that a RoCEv1
+ * frame cannot drive a QP connected over IPv4 past IP filtering.  RoCE
+ * carries no authentication; this is what keeps a sender elsewhere on the
+ * network out of connections it has no part in.  A QP without a path yet
+ * has network type 0, which no packet has.  The path is read without the
+ * QP's locks: it changes only as the QP is connected, when a packet racing
+ * the change may be judged by either path.
+ * Context: softirq.
+ */
+bool sroce_pkt_from_peer(const struct sroce_qp *qp, const struct sroce_pkt *pkt)
+{
+	const struct sroce_av *av = &qp->av;
+
+	return pkt->type == sroce_av_net_type(av->network_type) &&
+	       !memcmp(&pkt->sgid, av->dgid.raw, sizeof(pkt->sgid)) &&
+	       !memcmp(&pkt->dgid, av->sgid.raw, sizeof(pkt->dgid));
+}
+
 static void sroce_rx_dispatch(struct sroce_dev *sdev, const u8 *nh,
 			      const struct sroce_pkt *pkt)
 {
@@ -65,9 +90,15 @@ static void sroce_rx_dispatch(struct sroce_dev *sdev, const u8 *nh,
 		sroce_stats_inc(sdev, SROCE_CNT_RX_BAD_QP_TYPE);
 		goto put;
 	}
-	/* connected QPs answer congestion marks, before the transport runs */
-	if (qp->type == IB_QPT_RC || qp->type == IB_QPT_UC)
+	if (qp->type == IB_QPT_RC || qp->type == IB_QPT_UC) {
+		/* never answered, so a guessed QPN learns nothing */
+		if (!sroce_pkt_from_peer(qp, pkt)) {
+			sroce_stats_inc(sdev, SROCE_CNT_RX_WRONG_PEER);
+			goto put;
+		}
+		/* they answer congestion marks before the transport runs */
 		sroce_np_rcv(qp, pkt);
+	}
 	if (sroce_opcode_has(pkt->info, SROCE_OPF_REQ))
 		sroce_resp_rcv(qp, nh, pkt);
 	else

@@ -67,7 +67,6 @@ struct sroce_pkt;
 #define SROCE_MAX_SRQ		0x10000
 #define SROCE_MAX_SRQ_WR	0x4000
 #define SROCE_MIN_QPN		0x11	/* below: reserved (0, 1 = GSI) */
-#define SROCE_MAX_QPN		0x00ffffffU
 
 /* Requester: packets a QP may have unacknowledged before it waits */
 #define SROCE_MAX_UNACKED_PSNS	128
@@ -571,6 +570,8 @@ extern const struct ib_device_ops sroce_qp_ops;
 
 /* QP @qpn with a reference, or NULL; any context (see qp.c) */
 struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn);
+/* rx.c: the rule connected QPs receive by */
+bool sroce_pkt_from_peer(const struct sroce_qp *qp, const struct sroce_pkt *pkt);
 void sroce_qp_put(struct sroce_qp *qp);
 
 /*

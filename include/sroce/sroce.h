@@ -16,6 +16,7 @@
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
+#include <sroce/pool.h>
 #include <sroce/stats.h>
 
 #define SROCE_DRV_NAME		"rdma_sroce"
@@ -60,12 +61,13 @@ struct sroce_tx;
  * @dead: dealloc_driver has run; only the reference of @all_entry is left
  * @keys: MR and MW key index -> object, looked up under RCU (pool.c)
  * @ahs: AH number -> user AH, for librxe's UD WQEs (ah.c)
- * @key_next: cursor of the cyclic key index allocation
+ * @key_ns: where key indexes are drawn from
+ * @num_keys: key indexes reserved, held under SROCE_MAX_KEYS
  * @ah_next: cursor of the cyclic AH number allocation
  * @num_pd: PDs allocated, held to max_pd
  * @num_cq: CQs allocated, held to max_cq
  * @qps: QPN -> struct sroce_qp, looked up under RCU by received packets
- * @qpn_next: cursor of the cyclic QPN allocation
+ * @qpn_ns: where QPNs are drawn from
  * @num_qp: QPs allocated, held to max_qp
  * @num_srq: SRQs allocated, held to max_srq
  * @tx: the transmit queues (tx.c)
@@ -95,12 +97,13 @@ struct sroce_dev {
 	/* number spaces of the verbs objects, see include/sroce/pool.h */
 	struct xarray keys;
 	struct xarray ahs;
-	u32 key_next;
+	struct sroce_numspace key_ns;
+	atomic_t num_keys;
 	u32 ah_next;
 	atomic_t num_pd;
 	atomic_t num_cq;
 	struct xarray qps;
-	u32 qpn_next;
+	struct sroce_numspace qpn_ns;
 	atomic_t num_qp;
 	atomic_t num_srq;
 

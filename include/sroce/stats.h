@@ -21,6 +21,7 @@ enum sroce_counter {
 	SROCE_CNT_RX_NO_QP,
 	SROCE_CNT_RX_NOMEM,
 	SROCE_CNT_RX_BAD_QP_TYPE,	/* opcode of another transport than the QP's */
+	SROCE_CNT_RX_WRONG_PEER,	/* to a connected QP, not from its peer */
 	SROCE_CNT_RX_QP_STATE,		/* QP not in a state that receives */
 	SROCE_CNT_RX_BAD_PKEY,
 	SROCE_CNT_RX_BAD_QKEY,
