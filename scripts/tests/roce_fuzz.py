@@ -20,7 +20,10 @@
 
 Frames are built with roce_inject.py's ICRC and header code, which is
 independent of the driver.  No frame is ever addressed to a QPN outside
-the victim's QPs and the ranges no QP of this run can have.
+the victim's QPs and the QPNs below 0x11, which the driver never hands
+out (other QPNs are drawn at random, so no other range is safe).  The
+victim's QPs are connected over RoCE v2 / IPv4 (CONN): frames for them in
+another encapsulation, or from another address, are a class of their own.
 """
 
 import argparse
@@ -87,7 +90,7 @@ for _op in range(0x0C):
 QUIET = ["rx_header_errors", "rx_icrc_errors", "rx_unknown_qp",
          "rx_wrong_transport", "rx_qp_state_drops", "rx_bad_pkey",
          "rx_bad_qkey", "rx_unexpected_responses", "rx_cnp_packets",
-         "error_nak_sent", "qp_errors"]
+         "rx_wrong_peer", "error_nak_sent", "qp_errors"]
 IP_KEYS = ["Ip.InHdrErrors", "Ip.InAddrErrors", "IpExt.InTruncatedPkts",
            "Udp.InErrors", "Ip6InHdrErrors", "Ip6InTruncatedPkts",
            "Udp6InErrors", "Ip6InAddrErrors"]
@@ -225,12 +228,13 @@ class Target:
         self.sock.bind((args.ifname, 0))
 
     def net(self, mode, tp, ip_len=None, udp_len=None, paylen=None,
-            icrc=True, bad_icrc=False, cut=None):
+            icrc=True, bad_icrc=False, cut=None, src=None, dst=None):
         """The network packet (no Ethernet header) carrying @tp.  Length
-        fields may be overridden; the ICRC is computed over the packet as
-        it will be sent, unless @icrc is false (then zeros); @cut drops
-        bytes off the end afterwards."""
-        src, dst = self.addr[mode]
+        fields and addresses may be overridden; the ICRC is computed over
+        the packet as it will be sent, unless @icrc is false (then zeros);
+        @cut drops bytes off the end afterwards."""
+        src = src or self.addr[mode][0]
+        dst = dst or self.addr[mode][1]
         # roce_packet() wants a whole BTH; the headers are what is taken
         etype, pkt = ri.roce_packet(mode, src, dst, tp.ljust(BTH, b"\0"))
         nhl = NHL[mode]
@@ -491,6 +495,10 @@ class Fuzzer:
     def nets(self, tp, **kw):
         return [self.t.frame(*self.t.net(m, tp, **kw)) for m in MODES]
 
+    def conn(self, tp, **kw):
+        """@tp as the victim's peer sends it: what reaches the QP."""
+        return [self.t.frame(*self.t.net(CONN, tp, **kw))]
+
     def classes(self):
         q0 = self.qpn(0)
         va, rkey, mrlen = self.vb["va"], self.vb["rkey"], self.vb["len"]
@@ -600,7 +608,7 @@ class Fuzzer:
 
         frames = []
         for op in (0x0D, 0x0E, 0x0F, 0x10, 0x12):
-            frames += self.nets(transport(op, q0, self.epsn0, bytes(MTU)
+            frames += self.conn(transport(op, q0, self.epsn0, bytes(MTU)
                                           if OPS[op][2] else b""))
         self.run_class("responses to a QP that asked nothing", frames,
                        [(["rx_unexpected_responses"], len(frames))])
@@ -610,6 +618,26 @@ class Fuzzer:
             frames += self.nets(set_bth(wf, pkey=pk))
         self.run_class("foreign P_Keys", frames,
                        [(["rx_bad_pkey"], len(frames))])
+
+        # the connection's QPN and next PSN, but not from its peer: the
+        # peer's addresses over the other encapsulations, and a stranger
+        # in the peer's subnet; never answered, never seen by the QP
+        stranger = self.args.src4.rsplit(".", 1)[0] + ".250"
+        mapped = [f"::ffff:{a}" for a in (self.args.src4, self.args.dst4)]
+        frames = []
+        for tp in (wf, cs, transport(0x0C, q0, self.epsn0, b"",
+                                     reth(tgt, rkey, 8))):
+            frames += [self.t.frame(*self.t.net(m, tp))
+                       for m in MODES if m != CONN]
+            frames.append(self.t.frame(*self.t.net(CONN, tp,
+                                                   src=stranger)))
+            frames.append(self.t.frame(*self.t.net("v1", tp, src=mapped[0],
+                                                   dst=mapped[1])))
+        self.run_class("the connection's QP, not from its peer", frames,
+                       [(["rx_wrong_peer"], len(frames))],
+                       still=["error_nak_sent", "seq_nak_sent",
+                              "rx_duplicate_requests",
+                              "rx_out_of_sequence"])
 
         frames = []
         for tp in (set_bth(wf, tver=1), set_bth(wf, tver=15),
@@ -621,9 +649,7 @@ class Fuzzer:
         self.run_class("bad TVer, pad count, payload on payloadless opcodes",
                        frames, [(["rx_header_errors"], len(frames))])
 
-        qpns = [0] + list(range(2, 0x11)) + \
-            [self.rng.randrange(0x800000, 0xFFFFFF) for _ in range(8)] + \
-            [0xFFFFFE]
+        qpns = [0] + list(range(2, 0x11))
         frames = []
         for q in qpns:
             frames += self.nets(set_bth(wf, qpn=q))
@@ -635,7 +661,7 @@ class Fuzzer:
 
         # sequence: ahead of the window draws one NAK per gap (a packet
         # at ePSN first closes the previous gap), behind is a duplicate
-        for m in MODES:
+        for m in (CONN,):
             wz = transport(0x0A, q0, self.epsn0, b"",
                            reth(0xDEAD0000, 0x1234567, 0))
             frames = [self.t.frame(*self.t.net(m, wz))]
@@ -651,7 +677,7 @@ class Fuzzer:
         for d in (1, 2, 1000, 1 << 22, (1 << 23) - 1):
             for tp in (self.tpl[0x0A] if 0x0A in self.tpl else wf,
                        self.tpl[0x04], self.tpl[0x0C]):
-                frames += self.nets(set_bth(tp, qpn=q0,
+                frames += self.conn(set_bth(tp, qpn=q0,
                                             psn=self.epsn0 - d))
         self.run_class("PSNs behind the window (duplicates)", frames,
                        [(["rx_duplicate_requests"], len(frames))],
@@ -660,26 +686,22 @@ class Fuzzer:
         # zero-length WRITE and READ name no memory: any rkey and VA go;
         # then a duplicate proves QP 0 still takes packets
         frames = []
-        for m in MODES:
-            for op in (0x0A, 0x0C):
-                tp = transport(op, q0, self.epsn0, b"",
-                               reth(2**64 - 8, 0xBAD0BAD, 0))
-                frames.append(self.t.frame(*self.t.net(m, tp)))
-                self.epsn0 = (self.epsn0 + 1) & 0xFFFFFF
+        for op in (0x0A, 0x0C):
+            tp = transport(op, q0, self.epsn0, b"",
+                           reth(2**64 - 8, 0xBAD0BAD, 0))
+            frames += self.conn(tp)
+            self.epsn0 = (self.epsn0 + 1) & 0xFFFFFF
         dup = set_bth(self.tpl[0x04], qpn=q0, psn=self.epsn0 - 1)
-        frames += self.nets(dup)
+        frames += self.conn(dup)
         self.run_class("zero-length WRITE/READ with any rkey and VA", frames,
-                       [(["rx_duplicate_requests"], 3)],
+                       [(["rx_duplicate_requests"], 1)],
                        still=["error_nak_sent"])
 
         # requests that end the connection: each to a QP of its own, at
         # its expected PSN, draws exactly one NAK
         def fatal(build):
-            out = []
-            for m in MODES:
-                q, p = self.fresh()
-                out.append(self.t.frame(*self.t.net(m, build(q, p))))
-            return out
+            q, p = self.fresh()
+            return self.conn(build(q, p))
 
         def w(va_, rk, ln_, pay=bytes(16), op=0x0A):
             return lambda q, p: transport(op, q, p, pay, reth(va_, rk, ln_))
@@ -734,8 +756,7 @@ class Fuzzer:
         return {"v2-4": {9, 22, 23}, "v2-6": {6, 42, 43}, "v1": {6}}[mode]
 
     def allowed_qpn(self, q):
-        return q in self.victims or q == 0 or 2 <= q <= 0x10 or \
-            q >= 0x800000
+        return q in self.victims or q == 0 or 2 <= q <= 0x10
 
     def mutate(self, count):
         rng = self.rng
@@ -791,7 +812,7 @@ class Fuzzer:
                 qq = int.from_bytes(pkt[off + 5:off + 8], "big")
                 if not self.allowed_qpn(qq):
                     pkt[off + 5:off + 8] = rng.randrange(
-                        0x800000, 0xFFFFFF).to_bytes(3, "big")
+                        2, 0x11).to_bytes(3, "big")
                     stats["retargeted QPN"] += 1
             elif off is not None and len(pkt) > off + 5:
                 # too short for a whole BTH: never dispatched, but cut the
@@ -820,7 +841,8 @@ class Fuzzer:
                      ("rx_unknown_qp", "rx_wrong_transport",
                       "rx_qp_state_drops", "error_nak_sent",
                       "rx_duplicate_requests", "rx_out_of_sequence",
-                      "rx_unexpected_responses", "rx_bad_pkey"))
+                      "rx_unexpected_responses", "rx_bad_pkey",
+                      "rx_wrong_peer"))
         self.result(deeper > 0, "random mutations reach past the ICRC check",
                     "no counter past the ICRC check moved")
 
@@ -867,6 +889,7 @@ class Fuzzer:
 
 
 MODES = ["v2-4", "v2-6", "v1"]
+CONN = "v2-4"                   # how fuzz_victim connects its QPs
 # the request opcodes fuzz_victim's QP 0 sends, one packet each
 WANT = {0x04, 0x00, 0x01, 0x02, 0x05, 0x06, 0x07, 0x08, 0x0B, 0x0C, 0x13,
         0x14}
