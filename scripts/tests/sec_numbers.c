@@ -53,6 +53,7 @@ enum {
 	C_OLD_KEY,
 	C_NEW_KEY,
 	C_DEAD_KEY,
+	C_RANGE,
 	C_CHURN,
 	C_COUNT
 };
@@ -67,6 +68,7 @@ static const char *const checks[C_COUNT] = {
 	[C_OLD_KEY] = "old rkey after rereg draws a remote access error",
 	[C_NEW_KEY] = "new rkey after rereg lands",
 	[C_DEAD_KEY] = "deregistered rkey draws a remote access error",
+	[C_RANGE] = "live rkey past the MR's end draws the same error",
 	[C_CHURN] = "QP churn",
 };
 
@@ -485,11 +487,11 @@ static int tgt_wrong(const struct bufs *k, int landed)
 
 /*
  * On a fresh pair, an RDMA WRITE of WRITE_LEN bytes of a pattern (@seed)
- * with @rkey to the start of tgt.  It must land (@land) or complete with
+ * with @rkey to tgt + @off.  It must land (@land) or complete with
  * IBV_WC_REM_ACCESS_ERR and leave tgt untouched; @why says how it did not.
  */
 static void wire_write(struct sec *s, struct bufs *k, unsigned int rkey,
-		       int seed, int land, char *why, size_t len)
+		       size_t off, int seed, int land, char *why, size_t len)
 {
 	struct ibv_send_wr wr, *bad = NULL;
 	struct ibv_sge sge;
@@ -513,7 +515,7 @@ static void wire_write(struct sec *s, struct bufs *k, unsigned int rkey,
 	wr.num_sge = 1;
 	wr.opcode = IBV_WR_RDMA_WRITE;
 	wr.send_flags = IBV_SEND_SIGNALED;
-	wr.wr.rdma.remote_addr = (uintptr_t)k->tgt;
+	wr.wr.rdma.remote_addr = (uintptr_t)k->tgt + off;
 	wr.wr.rdma.rkey = rkey;
 	err = ibv_post_send(p.a, &wr, &bad);
 	if (err) {
@@ -639,11 +641,12 @@ static void test_wire(struct sec *s, int have_gid)
 		fail(C_OLD_KEY, "%s", setup);
 		fail(C_NEW_KEY, "%s", setup);
 		fail(C_DEAD_KEY, "%s", setup);
+		fail(C_RANGE, "%s", setup);
 		goto out;
 	}
 
 	old_key = m->rkey;
-	wire_write(s, &k, old_key, 1, 1, why, sizeof(why));
+	wire_write(s, &k, old_key, 0, 1, 1, why, sizeof(why));
 	verdict(C_LIVE, why);
 
 	err = rereg_access(m, access | IBV_ACCESS_REMOTE_READ, &new_key);
@@ -658,9 +661,9 @@ static void test_wire(struct sec *s, int have_gid)
 			pass(C_REREG);
 	}
 	if (rereg_ok) {
-		wire_write(s, &k, old_key, 2, 0, why, sizeof(why));
+		wire_write(s, &k, old_key, 0, 2, 0, why, sizeof(why));
 		verdict(C_OLD_KEY, why);
-		wire_write(s, &k, new_key, 3, 1, why, sizeof(why));
+		wire_write(s, &k, new_key, 0, 3, 1, why, sizeof(why));
 		verdict(C_NEW_KEY, why);
 	} else {
 		fail(C_OLD_KEY, "rereg failed");
@@ -673,18 +676,24 @@ static void test_wire(struct sec *s, int have_gid)
 	if (!m2) {
 		fail(C_DEAD_KEY, "reg_mr of the second MR: %s",
 		     strerror(errno));
+		fail(C_RANGE, "no second MR");
 		goto out;
 	}
 	err = ibv_dereg_mr(m);
 	if (err) {
 		fail(C_DEAD_KEY, "dereg_mr: %s", strerror(err));
+		fail(C_RANGE, "dereg_mr failed");
 		goto out;
 	}
 	m = NULL;
 	printf("# dead rkey 0x%08x, the buffer's live one 0x%08x\n", last_key,
 	       m2->rkey);
-	wire_write(s, &k, last_key, 4, 0, why, sizeof(why));
+	wire_write(s, &k, last_key, 0, 4, 0, why, sizeof(why));
 	verdict(C_DEAD_KEY, why);
+	/* the NAK must not tell a key that exists from one that does not */
+	wire_write(s, &k, m2->rkey, BUF_SIZE - WRITE_LEN / 2, 5, 0, why,
+		   sizeof(why));
+	verdict(C_RANGE, why);
 out:
 	if (m2)
 		ibv_dereg_mr(m2);
