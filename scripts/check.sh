@@ -479,6 +479,7 @@ if want debug; then
 		"single debug-loopback:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=262144 SROCE_LO_KINDS=v2-ipv4,v1-ipv6"
 		"single debug-hostile-rings:scripts/tests/hostile-rings.sh:SROCE_HOSTILE_ROUNDS=2"
 		"single debug-local-peers:scripts/tests/local-peers.sh:SROCE_LO_KINDS=v2-ipv4,v1-ipv6"
+		"single debug-security:scripts/tests/security.sh:SROCE_SEC_CHURN=2000"
 		"single debug-cc:scripts/tests/cc.sh:SROCE_CC_KINDS=v1 SROCE_CC_RP_RATE=0"
 		"single debug-incast:scripts/tests/incast.sh:SROCE_INCAST_MODES=mixed SROCE_INCAST_FIGURES=0 SROCE_INCAST_SECS=20 SROCE_INCAST_MBIT=2 SROCE_INCAST_LIMIT=60000 SROCE_INCAST_ACK_T=17"
 	)

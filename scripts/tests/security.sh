@@ -104,11 +104,12 @@ victim_qpn() {
 		}'
 }
 
-# snap DEV FILE: DEV's counters, "name value" a line
+# snap DEV FILE: DEV's counters, "name value" a line; no fork per counter,
+# which on the debug kernel took long enough for the stream to end
 snap() {
-	local f
+	local f v
 	for f in "/sys/class/infiniband/$1/ports/1/hw_counters/"*; do
-		echo "${f##*/} $(cat "$f")"
+		read -r v <"$f" && echo "${f##*/} $v"
 	done >"$2"
 }
 
