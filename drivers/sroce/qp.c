@@ -1213,6 +1213,7 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (err)
 		goto uncount;
 	ibqp->qp_num = qpn;
+	qp->tx_flow = sroce_tx_flow_pick(sdev);
 
 	err = sroce_qp_init_sq(qp, &init->cap);
 	if (err)

@@ -721,7 +721,7 @@ static enum req_step req_send_packet(struct sroce_qp *qp,
 	 */
 	WRITE_ONCE(qp->req.tx_blocked, true);
 	wire_len = skb->len;
-	ret = sroce_tx_send(qp->sdev, skb, qp->ibqp.qp_num, &qp->req.waiter);
+	ret = sroce_tx_send(qp->sdev, skb, qp->tx_flow, &qp->req.waiter);
 	if (ret <= 0)
 		WRITE_ONCE(qp->req.tx_blocked, false);
 	sroce_rp_sent(qp, wire_len);

@@ -191,7 +191,7 @@ static void resp_send_ack(struct sroce_qp *qp, u8 syn, u32 psn, u32 msn)
 	sroce_aeth_put(resp_ext_hdr(bth, SROCE_OP_RC_ACK, SROCE_HDR_AETH),
 		       syn, msn);
 	/* an ACK is never held back: above the watermark it is still sent */
-	sroce_tx_send(qp->sdev, skb, qp->ibqp.qp_num, NULL);
+	sroce_tx_send(qp->sdev, skb, qp->tx_flow, NULL);
 }
 
 /* An ATOMIC ACKNOWLEDGE carrying the value @res found, or NULL */
@@ -391,7 +391,7 @@ static enum resp_tx_state resp_atomic_one(struct sroce_qp *qp,
 
 	if (!skb)
 		return resp_tx_abandon_st(qp);
-	ret = sroce_tx_send(qp->sdev, skb, qp->ibqp.qp_num,
+	ret = sroce_tx_send(qp->sdev, skb, qp->tx_flow,
 			    &qp->resp.waiter);
 	if (ret < 0)
 		return resp_tx_abandon_st(qp);
@@ -423,7 +423,7 @@ static enum resp_tx_state resp_read_one(struct sroce_qp *qp,
 		return resp_tx_abandon_st(qp);
 	}
 	wire_len = skb->len;
-	ret = sroce_tx_send(qp->sdev, skb, qp->ibqp.qp_num,
+	ret = sroce_tx_send(qp->sdev, skb, qp->tx_flow,
 			    &qp->resp.waiter);
 	if (ret < 0)
 		return resp_tx_abandon_st(qp);

@@ -6,9 +6,9 @@
  * class), builds its link and network headers in one linear skb and leaves
  * the transport part to the caller.  sroce_tx_send() finishes it (ICRC, UDP
  * checksum, PCP) and appends it to a FIFO of its priority: each priority
- * has SROCE_TX_FLOWS of them, and the number of the QP that sends it
- * chooses which, so a QP's packets keep their order and QPs numbered
- * apart by less than SROCE_TX_FLOWS never share one.
+ * has SROCE_TX_FLOWS of them, and the QP that sends it has one of them
+ * (sroce_tx_flow_pick()), so a QP's packets keep their order and QPs
+ * created less than SROCE_TX_FLOWS apart never share one.
  *
  * One context at a time (tx->draining) moves packets from the FIFOs to the
  * netdev.  The txsched policy chooses the priority, and inside it the flow
@@ -156,6 +156,7 @@ struct sroce_tx_prio {
  * @wq: runs @work; may reclaim memory, as storage ULPs sit on top of us
  * @work: continues long drains and wakes waiters
  * @ip_id: IPv4 identification of the next packet
+ * @flow_next: counts the FIFOs handed to QPs (sroce_tx_flow_pick())
  * @waking: the waiter whose ->wake() @work is running, or NULL
  * @waking_cpu: the CPU it runs on
  */
@@ -177,6 +178,7 @@ struct sroce_tx {
 	struct workqueue_struct *wq;
 	struct work_struct work;
 	atomic_t ip_id;
+	atomic_t flow_next;
 	struct sroce_tx_waiter *waking;
 	int waking_cpu;
 };
@@ -466,10 +468,16 @@ static struct sroce_tx_cb *sroce_tx_cb(struct sk_buff *skb)
 	return (struct sroce_tx_cb *)skb->cb;
 }
 
-/* The FIFO of its priority the packets of QP @qpn go to */
-static unsigned int sroce_tx_flow_of_qpn(u32 qpn)
+/**
+ * sroce_tx_flow_pick() - the FIFO a new QP's packets go to, in each priority
+ * @sdev: the device
+ *
+ * Not taken from the QPN, which is drawn at random: QPs get the FIFOs in
+ * turn as they are created.  Any context.
+ */
+u8 sroce_tx_flow_pick(struct sroce_dev *sdev)
 {
-	return qpn & (SROCE_TX_FLOWS - 1);
+	return atomic_inc_return(&sdev->tx->flow_next) & (SROCE_TX_FLOWS - 1);
 }
 
 static u16 sroce_tx_queue_id(u8 prio, unsigned int flow)
@@ -516,10 +524,10 @@ static bool sroce_tx_arm_waiter(struct sroce_tx *tx, u8 prio, unsigned int f,
  * queued.
  */
 static int sroce_tx_enqueue(struct sroce_tx *tx, struct sk_buff *skb, u8 prio,
-			    u32 qpn, struct sroce_tx_waiter *w, bool *drop)
+			    u8 flow, struct sroce_tx_waiter *w, bool *drop)
 {
 	struct sroce_tx_prio *q = &tx->prio[prio];
-	unsigned int f = sroce_tx_flow_of_qpn(qpn);
+	unsigned int f = flow & (SROCE_TX_FLOWS - 1);
 	struct sroce_tx_flow *fl = &q->flow[f];
 
 	*drop = skb_queue_len(&fl->skbs) >= SROCE_TX_HARD_LIMIT ||
@@ -1109,11 +1117,11 @@ static int sroce_tx_prepare(struct sroce_dev *sdev, struct sk_buff *skb)
  * sroce_tx_send() - finish a packet and queue it for transmission
  * @sdev: the device
  * @skb: a packet of sroce_tx_alloc(), transport part filled in
- * @qpn: the number of the QP sending it
+ * @flow: the FIFO of the QP sending it (sroce_tx_flow_pick())
  * @w: how to wake the caller when it is told to stop, or NULL
  *
  * Adds the ICRC and the checksums, queues @skb on its priority (the
- * skb->priority sroce_tx_alloc() chose), in @qpn's FIFO there, and
+ * skb->priority sroce_tx_alloc() chose), in FIFO @flow there, and
  * transmits what may be transmitted.  Context: process or softirq, QP
  * locks may be held (@w is never woken from here).
  *
@@ -1124,7 +1132,7 @@ static int sroce_tx_prepare(struct sroce_dev *sdev, struct sk_buff *skb)
  * device is going away, -ENETDOWN when the netdev is down, -EINVAL for an
  * skb sroce_tx_alloc() did not make; @skb is consumed in every case.
  */
-int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb, u32 qpn,
+int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb, u8 flow,
 		  struct sroce_tx_waiter *w)
 {
 	u8 prio = sroce_tx_prio_of(skb);
@@ -1142,7 +1150,7 @@ int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb, u32 qpn,
 		ret = -ENODEV;
 		goto free;
 	}
-	ret = sroce_tx_enqueue(tx, skb, prio, qpn, w, &drop);
+	ret = sroce_tx_enqueue(tx, skb, prio, flow, w, &drop);
 	spin_unlock_bh(&tx->lock);
 	if (drop) {
 		sroce_stats_inc(sdev, SROCE_CNT_TX_DROPS);

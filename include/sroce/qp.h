@@ -433,6 +433,7 @@ struct sroce_resp {
  * @av: primary path (RC/UC), valid once modify_qp set IB_QP_AV
  * @sport: UDP source port for RoCEv2 (rdma_get_udp_sport of the flow
  *	label or of the QPNs)
+ * @tx_flow: its transmit FIFO in each priority (sroce_tx_flow_pick())
  * @sq_lock: see the locking rules
  * @sq: user ring of struct rxe_send_wqe (user QPs only)
  * @swqe: kernel copies, one per SQ slot, @swqe_stride bytes apart
@@ -487,6 +488,7 @@ struct sroce_qp {
 	u32 mtu;
 	struct sroce_av av;
 	u16 sport;
+	u8 tx_flow;
 
 	spinlock_t sq_lock;	/* see the locking rules */
 	struct sroce_queue sq;
@@ -762,15 +764,17 @@ struct sk_buff *sroce_tx_alloc_class(struct sroce_dev *sdev,
 				     unsigned int tp_len, void **bth);
 /*
  * Finish @skb (ICRC, checksums, PCP) and queue it on its priority, which
- * sroce_tx_alloc() chose, in the FIFO of QP @qpn there.  Returns 0 when
+ * sroce_tx_alloc() chose, in FIFO @flow there.  Returns 0 when
  * queued; 1 when queued but that FIFO or the priority is above its high
  * watermark: @w (if not NULL) is then armed and woken once there is room,
  * and the caller should stop building packets.  Returns a
  * negative errno when the packet was dropped (device gone or down); the
  * skb is consumed in every case.
  */
-int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb, u32 qpn,
+int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb, u8 flow,
 		  struct sroce_tx_waiter *w);
+/* The transmit FIFO for a new QP (in each priority); any context */
+u8 sroce_tx_flow_pick(struct sroce_dev *sdev);
 /*
  * Finish a CNP and queue it ahead of all data; 0 or a negative errno, the
  * skb consumed in every case.  No QP lock may be held.
