@@ -507,10 +507,19 @@ static void sroce_mr_lookup_checks(struct kunit *test)
 	KUNIT_EXPECT_NE(test, index2, index);
 	sroce_key_free(sdev, index2);
 
-	/* at the limit nothing is reserved, and the count stays */
-	atomic_set(&sdev->num_keys, SROCE_MAX_KEYS - 1);
-	KUNIT_EXPECT_EQ(test, sroce_key_reserve(sdev, &index2), -ENOMEM);
+	/* the last key below the limit, then none, and the count stays */
+	atomic_set(&sdev->num_keys, SROCE_MAX_KEYS - 2);
+	KUNIT_ASSERT_EQ(test, sroce_key_reserve(sdev, &index2), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&sdev->num_keys), SROCE_MAX_KEYS - 1);
+	KUNIT_EXPECT_EQ(test, sroce_key_reserve(sdev, &index), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sdev->num_keys), SROCE_MAX_KEYS - 1);
+	/* a re-registration's swap is not counted, so it works at the limit */
+	KUNIT_ASSERT_EQ(test, sroce_key_draw(sdev, &index), 0);
+	KUNIT_EXPECT_NE(test, index, index2);
+	sroce_key_erase(sdev, index2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sdev->num_keys), SROCE_MAX_KEYS - 1);
+	sroce_key_free(sdev, index);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sdev->num_keys), SROCE_MAX_KEYS - 2);
 	atomic_set(&sdev->num_keys, 0);
 }
 

@@ -560,22 +560,28 @@ static struct ib_mr *sroce_rereg_user_mr(struct ib_mr *ibmr, int flags,
 	/*
 	 * A new key, from a new index: keys handed out before name an empty
 	 * slot, and the new one cannot be told from the old.  The MR is
-	 * found at both until the old index is freed, but only by its
-	 * current key.
+	 * found at both until the old index is given back, but only by its
+	 * current key.  The number of keys stays, so it is not counted.
 	 */
-	err = sroce_key_reserve(sdev, &index);
+	err = sroce_key_draw(sdev, &index);
 	if (err)
 		return ERR_PTR(err);
 	key = sroce_key_make(index, get_random_u8());
 	sroce_key_publish(sdev, index, mr, SROCE_KEY_MR);
 	spin_lock_irqsave(&mr->lock, irqflags);
+	/* a window bound meanwhile: refused, as when one was bound before */
+	if (mr->num_mw) {
+		spin_unlock_irqrestore(&mr->lock, irqflags);
+		sroce_key_erase(sdev, index);
+		return ERR_PTR(-EBUSY);
+	}
 	old = sroce_key_index(mr->ibmr.lkey);
 	mr->pd = pd;
 	mr->access = access;
 	mr->ibmr.lkey = key;
 	mr->ibmr.rkey = key;
 	spin_unlock_irqrestore(&mr->lock, irqflags);
-	sroce_key_free(sdev, old);
+	sroce_key_erase(sdev, old);
 	return NULL;
 }
 

@@ -71,20 +71,21 @@ u32 sroce_num_permute(const hsiphash_key_t *secret, u32 x)
 /*
  * Take an index without making it visible: the object is published once it
  * is complete, so a lookup never sees it half built.  Indexes are drawn
- * from the device's key number space; index 0 is skipped.
+ * from the device's key number space; index 0 is skipped.  Not counted:
+ * sroce_key_reserve() counts, a re-registration swaps one index for
+ * another.  The table's nodes are charged to the caller's memory cgroup,
+ * as userspace decides how many keys there are.
  */
-int sroce_key_reserve(struct sroce_dev *sdev, u32 *index)
+int sroce_key_draw(struct sroce_dev *sdev, u32 *index)
 {
 	int ret = -ENOMEM, tries;
 	u32 i;
 
-	if (atomic_inc_return(&sdev->num_keys) >= SROCE_MAX_KEYS)
-		goto out;
 	for (tries = 0; tries < SROCE_NUM_TRIES; tries++) {
 		i = sroce_num_draw(&sdev->key_ns);
 		if (!i)
 			continue;
-		ret = xa_insert_bh(&sdev->keys, i, NULL, GFP_KERNEL);
+		ret = xa_insert_bh(&sdev->keys, i, NULL, GFP_KERNEL_ACCOUNT);
 		if (!ret) {
 			*index = i;
 			return 0;
@@ -93,7 +94,19 @@ int sroce_key_reserve(struct sroce_dev *sdev, u32 *index)
 			break;
 		ret = -ENOMEM;
 	}
-out:
+	return ret;
+}
+
+/* An index for a new key, within the device's limit of keys */
+int sroce_key_reserve(struct sroce_dev *sdev, u32 *index)
+{
+	int ret = -ENOMEM;
+
+	if (atomic_inc_return(&sdev->num_keys) < SROCE_MAX_KEYS) {
+		ret = sroce_key_draw(sdev, index);
+		if (!ret)
+			return 0;
+	}
 	atomic_dec(&sdev->num_keys);
 	return ret;
 }
@@ -116,8 +129,15 @@ void *sroce_key_load_rcu(struct sroce_dev *sdev, u32 key,
 	return xa_untag_pointer(entry);
 }
 
-void sroce_key_free(struct sroce_dev *sdev, u32 index)
+/* Give back an index of sroce_key_draw() */
+void sroce_key_erase(struct sroce_dev *sdev, u32 index)
 {
 	xa_erase_bh(&sdev->keys, index);
+}
+
+/* Give back an index of sroce_key_reserve() */
+void sroce_key_free(struct sroce_dev *sdev, u32 index)
+{
+	sroce_key_erase(sdev, index);
 	atomic_dec(&sdev->num_keys);
 }

@@ -176,7 +176,7 @@ static int sroce_qpn_reserve(struct sroce_dev *sdev, enum ib_qp_type type,
 		n = sroce_num_draw(&sdev->qpn_ns);
 		if (!sroce_qpn_usable(n))
 			continue;
-		err = xa_insert_irq(&sdev->qps, n, NULL, GFP_KERNEL);
+		err = xa_insert_irq(&sdev->qps, n, NULL, GFP_KERNEL_ACCOUNT);
 		if (!err) {
 			*qpn = n;
 			return 0;
@@ -1415,6 +1415,8 @@ static void sroce_qp_discard(struct sroce_qp *qp)
  */
 static void sroce_qp_reset(struct sroce_qp *qp)
 {
+	/* no path: sroce_pkt_from_peer() takes nothing from the last peer */
+	memset(&qp->av, 0, sizeof(qp->av));
 	sroce_qp_discard(qp);
 	sroce_req_init(qp);
 	sroce_comp_init(qp);

@@ -6,6 +6,7 @@
  * trusted before sroce_pkt_parse() has checked it; the skb is freed when
  * they return, so they copy what they keep.
  */
+#include <linux/if_vlan.h>
 #include <linux/skbuff.h>
 
 #include <sroce/cnp.h>
@@ -38,14 +39,20 @@ static bool sroce_pkey_ok(u16 pkey)
  * @pkt: a packet naming it, headers and ICRC checked
  *
  * A connected QP talks to one peer: the source must be the GID or address
- * the QP was connected to, the destination the QP's own, and the packet
- * must use the encapsulation the QP was connected over, so that a RoCEv1
- * frame cannot drive a QP connected over IPv4 past IP filtering.  RoCE
- * carries no authentication; this is what keeps a sender elsewhere on the
- * network out of connections it has no part in.  A QP without a path yet
- * has network type 0, which no packet has.  The path is read without the
- * QP's locks: it changes only as the QP is connected, when a packet racing
- * the change may be judged by either path.
+ * the QP was connected to, the destination the QP's own, the packet must
+ * use the encapsulation the QP was connected over, so that a RoCEv1 frame
+ * cannot drive a QP connected over IPv4 past IP filtering, and arrive on
+ * the VLAN of the QP's GID (or on none, as the GID).  RoCE carries no
+ * authentication; this is what keeps a sender elsewhere on the network
+ * out of connections it has no part in.  Packets this host looped back
+ * come from no VLAN.  A QP without a path (before RTR, after RESET) has
+ * network type 0, which no packet has.
+ *
+ * The path is read without the QP's locks, which the receive path would
+ * otherwise take once more per packet.  It changes under them when
+ * modify_qp sets IB_QP_AV: on the way to RTR, before the peer talks to
+ * the QP, or in SQD; a packet racing that change may be judged by a mix
+ * of the old and the new path, both of them the QP's.
  * Context: softirq.
  */
 bool sroce_pkt_from_peer(const struct sroce_qp *qp, const struct sroce_pkt *pkt)
@@ -53,6 +60,7 @@ bool sroce_pkt_from_peer(const struct sroce_qp *qp, const struct sroce_pkt *pkt)
 	const struct sroce_av *av = &qp->av;
 
 	return pkt->type == sroce_av_net_type(av->network_type) &&
+	       (pkt->loopback || pkt->vlan_id == av->vlan_id) &&
 	       !memcmp(&pkt->sgid, av->dgid.raw, sizeof(pkt->sgid)) &&
 	       !memcmp(&pkt->dgid, av->sgid.raw, sizeof(pkt->dgid));
 }
@@ -149,6 +157,8 @@ void sroce_rx(struct sroce_dev *sdev, struct sk_buff *skb, int net_type)
 		goto drop;
 	}
 	pkt.loopback = skb->pkt_type == PACKET_LOOPBACK;
+	pkt.vlan_id = is_vlan_dev(skb->dev) ? vlan_dev_vlan_id(skb->dev) :
+					      SROCE_NO_VLAN;
 	if (!sroce_pkt_icrc_ok(nh, &pkt)) {
 		sroce_stats_inc(sdev, SROCE_CNT_RX_ICRC_ERR);
 		goto drop;

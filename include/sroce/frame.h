@@ -121,7 +121,11 @@ struct sroce_pkt {
 	bool fecn;
 	bool becn;
 	bool loopback;			/* sent by this device (loopback.c) */
+	u16 vlan_id;			/* of its VLAN device, or SROCE_NO_VLAN */
 };
+
+/* A packet's or a path's VLAN when it has none (rdma_read_gid_l2_fields) */
+#define SROCE_NO_VLAN		0xffff
 
 /*
  * Most bytes sroce_pkt_parse() reads from the network header (IPv4 with

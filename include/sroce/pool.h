@@ -6,10 +6,10 @@
  * A memory key is index << 8 | key byte, and lkey == rkey.  The index
  * names the object in the device's key table and is drawn from a number
  * space (below), so a key tells nothing about the keys of other objects;
- * the byte is random when sroce picks it, and the consumer's to choose in
- * fast registrations and window binds (IBTA 10.6.3).  Every key sroce
- * hands out, re-registration included, takes a newly drawn index, so a
- * key handed out before names an empty slot or fails the byte check.
+ * the byte is random when sroce picks it, and the consumer's to choose
+ * in fast registrations and window binds, as the IBTA has it.  Every key
+ * sroce hands out, re-registration included, takes a newly drawn index,
+ * so a key handed out before names an empty slot or fails the byte check.
  *
  * QPNs come from a number space too: an off-path sender who would inject
  * into a connection or guess a key must search the 24-bit space rather
@@ -83,6 +83,8 @@ enum sroce_key_kind {
 };
 
 int sroce_key_reserve(struct sroce_dev *sdev, u32 *index);
+int sroce_key_draw(struct sroce_dev *sdev, u32 *index);
+void sroce_key_erase(struct sroce_dev *sdev, u32 index);
 void sroce_key_publish(struct sroce_dev *sdev, u32 index, void *obj,
 		       enum sroce_key_kind kind);
 void *sroce_key_load_rcu(struct sroce_dev *sdev, u32 key,
