@@ -14,7 +14,13 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=${SROCE_CACHE:-/var/cache/sroce}
-log=${1:-$(mktemp /tmp/sroce-kunit.XXXXXX)}
+# Without LOG the console log is a temporary file, gone when this ends.
+if [ $# -gt 0 ]; then
+	log=$1
+else
+	log=$(mktemp /tmp/sroce-kunit.XXXXXX)
+	trap 'rm -f "$log" "$log.tap"' EXIT
+fi
 timeout=${SROCE_KUNIT_TIMEOUT:-600}
 
 kernel=${SROCE_KERNEL:-$(bash "$repo/scripts/guest-kernel.sh")}
