@@ -114,18 +114,39 @@ count_tap() {
 # (in the background, below) has finished.  Each run's output goes to its
 # own file and is shown, and counted, when it ends.
 jobs=${SROCE_CHECK_JOBS:-$(($(nproc) + 1))}
-declare -A run_name=() run_mode=() run_t0=() run_cpus=()
+declare -A run_name=() run_mode=() run_t0=() run_cpus=() run_entry=() rebooted=()
 running_cpus=0
 pending=()
 
+# A guest whose kernel died while booting, before its test script began
+# (guest.sh: "boot failure, the script never started"), ran no code of
+# sroce's: Debian's kernel has died so under TCG in its allocator, with no
+# module loaded (Documentation/testing.rst).  Such a run is reported, its
+# panic shown, and made once more; a second boot failure counts.
+boot_failed() {
+	local mode=$1 name=$2 out=$logdir/$1-$2.out
+	[ "$mode" != kunit ] && [ -z "${rebooted[$name]:-}" ] &&
+		grep -q 'boot failure, the script never started' "$out"
+}
+
 # Report a finished run: its check lines, its count, its duration.
 report_run() {
-	local pid=$1 rc=$2 name=${run_name[$1]} mode=${run_mode[$1]} d
+	local pid=$1 rc=$2 name=${run_name[$1]} mode=${run_mode[$1]} d f
 	local out=$logdir/$mode-$name.out
 	d=$((SECONDS - run_t0[$pid]))
 	if [ "$mode" = kunit ]; then
 		printf '\n=== KUnit\n'
 		kunit_report "$rc"
+	elif boot_failed "$mode" "$name"; then
+		printf '\n=== guest %s %s: a guest died while booting; run again\n' "$mode" "$name"
+		grep -E 'guest\.sh:' "$out"
+		grep -hE -m 3 'Kernel panic|RIP:|BUG:' "$logdir/$mode-$name".*.console 2>/dev/null
+		# kept beside the next run's files
+		for f in "$logdir/$mode-$name".*; do
+			[[ $f == *.boot-failure ]] || mv "$f" "$f.boot-failure"
+		done
+		rebooted[$name]=1
+		pending=("${run_entry[$pid]}" "${pending[@]}")
 	else
 		printf '\n=== guest %s %s\n' "$mode" "$name"
 		grep -E '^(\[[ab]\] )?((not )?ok - |1\.\.[0-9]+$)|guest\.sh:|splat' "$out"
@@ -133,7 +154,7 @@ report_run() {
 	fi
 	printf '=== %s %s took %dm%02ds\n' "$mode" "$name" $((d / 60)) $((d % 60))
 	running_cpus=$((running_cpus - run_cpus[$pid]))
-	unset "run_name[$pid]" "run_mode[$pid]" "run_t0[$pid]" "run_cpus[$pid]"
+	unset "run_name[$pid]" "run_mode[$pid]" "run_t0[$pid]" "run_cpus[$pid]" "run_entry[$pid]"
 }
 
 # Wait until a run ends (and report it) or the kernel build does.
@@ -199,6 +220,7 @@ start_run() {
 		bash scripts/guest.sh "${args[@]}" "$script" >"$logdir/$mode-$name.out" 2>&1 &
 	fi
 	run_name[$!]=$name
+	run_entry[$!]=$1
 	run_mode[$!]=$mode
 	run_t0[$!]=$SECONDS
 	run_cpus[$!]=$cpus
@@ -234,13 +256,13 @@ entry_fits() {
 # Run everything queued.
 run_pool() {
 	local i started
-	while [ ${#pending[@]} -gt 0 ]; do
+	# a run that ends may put itself back (boot_failed)
+	while [ ${#pending[@]} -gt 0 ] || [ ${#run_name[@]} -gt 0 ]; do
 		if [ "$kernel_state" = failed ]; then
 			for i in "${!pending[@]}"; do
 				[ "${pending[$i]%% *}" = debug ] && unset "pending[$i]"
 			done
 			pending=("${pending[@]}")
-			[ ${#pending[@]} -gt 0 ] || break
 		fi
 		started=
 		for i in "${!pending[@]}"; do
@@ -253,9 +275,6 @@ run_pool() {
 			fi
 		done
 		[ -n "$started" ] || pool_wait
-	done
-	while [ ${#run_name[@]} -gt 0 ]; do
-		pool_wait
 	done
 }
 
