@@ -498,7 +498,6 @@ if want debug; then
 		"single debug-loopback:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=262144 SROCE_LO_KINDS=v2-ipv4,v1-ipv6"
 		"single debug-hostile-rings:scripts/tests/hostile-rings.sh:SROCE_HOSTILE_ROUNDS=2"
 		"single debug-local-peers:scripts/tests/local-peers.sh:SROCE_LO_KINDS=v2-ipv4,v1-ipv6"
-		"single debug-security:scripts/tests/security.sh:SROCE_SEC_CHURN=2000"
 		"single debug-cc:scripts/tests/cc.sh:SROCE_CC_KINDS=v1 SROCE_CC_RP_RATE=0"
 		"single debug-incast:scripts/tests/incast.sh:SROCE_INCAST_MODES=mixed SROCE_INCAST_FIGURES=0 SROCE_INCAST_SECS=20 SROCE_INCAST_MBIT=2 SROCE_INCAST_LIMIT=60000 SROCE_INCAST_ACK_T=17"
 	)
@@ -507,6 +506,7 @@ if want debug; then
 		"single debug-teardown-long:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=300"
 		"single debug-loopback-long:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=1048576"
 		"single debug-hostile-rings-long:scripts/tests/hostile-rings.sh"
+		"single debug-security:scripts/tests/security.sh:SROCE_SEC_CHURN=2000"
 		"pair debug-fuzz-long:scripts/tests/fuzz-pair.sh:SROCE_FUZZ_SECS=480 SROCE_GUEST_TIMEOUT=900"
 		"pair debug-netem:scripts/tests/netem-pair.sh:SROCE_NETEM_MAX=65536"
 	)
