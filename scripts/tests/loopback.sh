@@ -39,7 +39,11 @@ kinds=${kinds//,/ }
 pingpongs="rc:ibv_rc_pingpong:--chk rc-events:ibv_rc_pingpong:-e_--chk"
 pingpongs+=" ud:ibv_ud_pingpong:--chk ud-events:ibv_ud_pingpong:-e_--chk"
 pingpongs+=" srq:ibv_srq_pingpong:--chk"
-perf_kinds="v2-ipv4 v1-ipv6"
+# perftest over RoCE v2 / IPv4 and RoCE v1 / IPv6, of those that run
+perf_kinds=
+for k in v2-ipv4 v1-ipv6; do
+	[[ " $kinds " != *" $k "* ]] || perf_kinds+=" $k"
+done
 perf_tools="ib_send_bw ib_write_bw ib_read_bw ib_atomic_bw"
 rping_addrs="$SROCE_MY_IP4 $SROCE_MY_IP6"
 # multicast: the group of each kind that runs (mcast-pair.sh's kinds)
