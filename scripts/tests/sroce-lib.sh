@@ -225,28 +225,34 @@ veth_links() {
 # sroce1 (ns1, GID index GID1) to sroce2 (ns2, GID2) over the veth rig,
 # with the perftest ARGS given ("-S 3 -n 100 -e"); prints "T_TYPICAL P99"
 # in microseconds, or fails.  Logs in /tmp/NAME.cli and /tmp/NAME.srv.
-# perftest converts cycles with the clock rate it measured at its start,
-# which a loaded TCG guest can get wrong enough to print "inf": such a
-# run is logged and made again once, on the next port.
+# perftest converts cycles with the clock rate it measures at its start,
+# which a loaded TCG guest can get wrong enough to print "inf" (twice in a
+# row beside a busy bulk run, in a cold CI run): such a run is logged and
+# made again on the next port, reporting cycles (-C), which this converts
+# with the clock rate the guest's kernel calibrated (/proc/cpuinfo).
 veth_send_lat() {
-	local name=$1 p=$2 ga=$3 gb=$4 spid rc try
+	local name=$1 p=$2 ga=$3 gb=$4 spid rc try mhz=1 cyc=()
 	shift 4
 	for try in 1 2; do
-		ip netns exec ns2 timeout 120 ib_send_lat -d sroce2 -x "$gb" -s 2 -F -p "$p" "$@" \
-			>"/tmp/$name.srv" 2>&1 &
+		ip netns exec ns2 timeout 120 ib_send_lat -d sroce2 -x "$gb" -s 2 -F -p "$p" \
+			"${cyc[@]}" "$@" >"/tmp/$name.srv" 2>&1 &
 		spid=$!
 		wait_for 20 bash -c "ip netns exec ns2 ss -ltn | grep -q ':$p '"
-		timeout 120 ip netns exec ns1 ib_send_lat -d sroce1 -x "$ga" -s 2 -F -p "$p" "$@" \
-			198.51.100.12 >"/tmp/$name.cli" 2>&1
+		timeout 120 ip netns exec ns1 ib_send_lat -d sroce1 -x "$ga" -s 2 -F -p "$p" \
+			"${cyc[@]}" "$@" 198.51.100.12 >"/tmp/$name.cli" 2>&1
 		rc=$?
 		wait "$spid" || rc=1
 		[ "$rc" = 0 ] || return 1
 		# perftest: bytes, iterations, t_min, t_max, t_typical, t_avg,
 		# t_stdev, 99%, 99.9%
-		awk '$1 == 2 && NF >= 9 && $5 ~ /^[0-9.]+$/ && $8 ~ /^[0-9.]+$/ {
-			print $5, $8; found = 1 } END { exit !found }' "/tmp/$name.cli" && return 0
+		awk -v mhz="$mhz" '$1 == 2 && NF >= 9 && $5 ~ /^[0-9.]+$/ && $8 ~ /^[0-9.]+$/ {
+			printf "%.2f %.2f\n", $5 / mhz, $8 / mhz; found = 1 } END { exit !found }' \
+			"/tmp/$name.cli" && return 0
 		log "$name: no finite latency from perftest (try $try): $(grep -m 1 '^ *2 ' "/tmp/$name.cli")"
 		p=$((p + 100))
+		cyc=(-C)
+		mhz=$(awk -F: '$1 ~ /^cpu MHz/ { print $2 + 0; exit }' /proc/cpuinfo)
+		[ -n "$mhz" ] && [ "$mhz" != 0 ] || return 1
 	done
 	return 1
 }
