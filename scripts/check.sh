@@ -452,6 +452,7 @@ if want guest; then
 		"single dcb:scripts/tests/dcb.sh"
 		"single isolation:scripts/tests/isolation.sh"
 		"single security:scripts/tests/security.sh"
+		"single trace:scripts/tests/trace.sh"
 		"single link:scripts/tests/link.sh"
 		"single verbs-mr:scripts/tests/verbs-mr.sh"
 		"single verbs-objects:scripts/tests/verbs-objects.sh"

@@ -13,6 +13,7 @@
 #include <sroce/qos.h>
 #include <sroce/qp.h>
 #include <sroce/sroce.h>
+#include <sroce/trace.h>
 #include <sroce/wire.h>
 
 /* What a CNP of @qp needs, copied under the lock modify_qp writes it under */
@@ -53,7 +54,7 @@ static bool sroce_np_path(struct sroce_qp *qp, struct sroce_np_path *path)
  * traffic.  Out of memory, or the CNP queue full, loses it: the next
  * marked packet asks again.
  */
-static void sroce_np_send(struct sroce_dev *sdev,
+static bool sroce_np_send(struct sroce_dev *sdev,
 			  const struct sroce_np_path *path,
 			  const struct sroce_qos_class *qc)
 {
@@ -64,11 +65,13 @@ static void sroce_np_send(struct sroce_dev *sdev,
 				   SROCE_BTH_LEN + SROCE_CNP_RSVD_LEN, &bth);
 	if (!skb) {
 		sroce_stats_inc(sdev, SROCE_CNT_TX_DROPS);
-		return;
+		return false;
 	}
 	sroce_cnp_build(bth, path->dqpn);
-	if (!sroce_tx_send_ctl(sdev, skb))
-		sroce_stats_inc(sdev, SROCE_CNT_NP_CNP_SENT);
+	if (sroce_tx_send_ctl(sdev, skb))
+		return false;
+	sroce_stats_inc(sdev, SROCE_CNT_NP_CNP_SENT);
+	return true;
 }
 
 /**
@@ -111,5 +114,6 @@ void sroce_np_rcv(struct sroce_qp *qp, const struct sroce_pkt *pkt)
 	if (!enabled || !sroce_np_claim(&qp->np_last_cnp_ns, ktime_get_ns(),
 					min_us))
 		return;
-	sroce_np_send(sdev, &path, &qc);
+	if (sroce_np_send(sdev, &path, &qc))
+		trace_sroce_cnp_sent(qp, path.dqpn, flow.prio);
 }

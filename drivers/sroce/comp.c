@@ -28,6 +28,7 @@
 #include <sroce/qp.h>
 #include <sroce/sroce.h>
 #include <sroce/stats.h>
+#include <sroce/trace.h>
 
 /* Send completions collected under sq_lock before it is dropped to post */
 #define SROCE_COMP_BATCH	8
@@ -219,7 +220,8 @@ static void comp_fail_at(struct sroce_qp *qp, u32 psn,
 }
 
 /* Send again from comp.psn, if the retry count allows */
-static void comp_resend(struct sroce_qp *qp, struct comp_ctx *ctx)
+static void comp_resend(struct sroce_qp *qp, enum sroce_resend_cause cause,
+			struct comp_ctx *ctx)
 {
 	struct sroce_comp *comp = &qp->comp;
 
@@ -229,6 +231,7 @@ static void comp_resend(struct sroce_qp *qp, struct comp_ctx *ctx)
 		return;
 	}
 	comp->retry_cnt--;
+	trace_sroce_qp_resend(qp, comp->psn, cause, comp->retry_cnt);
 	comp->seq_retried = true;
 	comp->seq_retry_psn = comp->psn;
 	sroce_req_rewind(qp);
@@ -258,7 +261,7 @@ static void comp_timeout_resend(struct sroce_qp *qp, struct comp_ctx *ctx)
 	if (comp->backoff < SROCE_COMP_MAX_BACKOFF)
 		comp->backoff++;
 	comp->probe = true;
-	comp_resend(qp, ctx);
+	comp_resend(qp, SROCE_RESEND_TIMEOUT, ctx);
 }
 
 /*
@@ -266,12 +269,13 @@ static void comp_timeout_resend(struct sroce_qp *qp, struct comp_ctx *ctx)
  * per gap.  The responder NAKs a gap once, yet stale NAKs and responses
  * queued behind the lost one keep arriving until the resend is through.
  */
-static void comp_seq_err(struct sroce_qp *qp, struct comp_ctx *ctx)
+static void comp_seq_err(struct sroce_qp *qp, enum sroce_resend_cause cause,
+			 struct comp_ctx *ctx)
 {
 	if (qp->comp.seq_retried && qp->comp.seq_retry_psn == qp->comp.psn)
 		return;
 	qp->comp.probe = false;
-	comp_resend(qp, ctx);
+	comp_resend(qp, cause, ctx);
 }
 
 /* ---- ACKNOWLEDGE -------------------------------------------------------- */
@@ -280,7 +284,7 @@ static void comp_ack(struct sroce_qp *qp, u32 psn, struct comp_ctx *ctx)
 {
 	/* a READ or ATOMIC passed without its response: they were lost */
 	if (!comp_ack_upto(qp, sroce_psn_add(psn, 1), ctx))
-		comp_seq_err(qp, ctx);
+		comp_seq_err(qp, SROCE_RESEND_LOST_RESPONSE, ctx);
 }
 
 /*
@@ -322,7 +326,7 @@ static void comp_nak(struct sroce_qp *qp, u32 psn, u8 code,
 		sroce_stats_inc(qp->sdev, SROCE_CNT_SEQ_NAK_RCVD);
 		/* the NAK carries the responder's expected PSN */
 		comp_ack_upto(qp, psn, ctx);
-		comp_seq_err(qp, ctx);
+		comp_seq_err(qp, SROCE_RESEND_SEQ_NAK, ctx);
 		return;
 	case SROCE_NAK_INVALID_REQ:
 		status = IB_WC_REM_INV_REQ_ERR;
@@ -363,6 +367,8 @@ static void comp_acknowledge(struct sroce_qp *qp, const void *nh,
 		return;
 
 	syn = sroce_aeth_syn(aeth);
+	if (sroce_aeth_syn_type(syn) != SROCE_AETH_ACK)
+		trace_sroce_nak_recv(qp, pkt->psn, syn);
 	switch (sroce_aeth_syn_type(syn)) {
 	case SROCE_AETH_ACK:
 		comp_ack(qp, pkt->psn, ctx);
@@ -429,7 +435,7 @@ static void comp_read_response(struct sroce_qp *qp, const void *nh,
 	if (!comp_ack_upto(qp, wqe->first_psn, ctx) ||
 	    pkt->psn != qp->comp.psn) {
 		/* an earlier response was lost: ask again from comp.psn */
-		comp_seq_err(qp, ctx);
+		comp_seq_err(qp, SROCE_RESEND_LOST_RESPONSE, ctx);
 		return;
 	}
 	status = comp_read_place(qp, wqe, nh, pkt);
@@ -461,7 +467,7 @@ static void comp_atomic_ack(struct sroce_qp *qp, const void *nh,
 		return;
 	}
 	if (!comp_ack_upto(qp, pkt->psn, ctx) || pkt->psn != qp->comp.psn) {
-		comp_seq_err(qp, ctx);
+		comp_seq_err(qp, SROCE_RESEND_LOST_RESPONSE, ctx);
 		return;
 	}
 
@@ -713,6 +719,7 @@ static void comp_retrans_expired(struct timer_list *t)
 		return;
 	}
 	sroce_stats_inc(qp->sdev, SROCE_CNT_ACK_TIMEOUTS);
+	qp->comp.ack_timeouts++;
 	comp_timeout_resend(qp, &ctx);
 	comp_deliver_locked(qp, &ctx);
 	comp_finish(qp, &ctx);
@@ -728,6 +735,8 @@ static void comp_rnr_expired(struct timer_list *t)
 		return;
 	}
 	qp->comp.rnr_wait = false;
+	trace_sroce_qp_resend(qp, qp->comp.psn, SROCE_RESEND_RNR,
+			      qp->comp.rnr_retry);
 	sroce_req_rewind(qp);
 	comp_arm_timer(qp);
 	spin_unlock_bh(&qp->sq_lock);
@@ -762,6 +771,7 @@ void sroce_comp_init(struct sroce_qp *qp)
 	comp->seq_retried = false;
 	comp->probe = false;
 	comp->backoff = 0;
+	comp->ack_timeouts = 0;
 }
 
 /**

@@ -32,16 +32,20 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
+#include <net/netlink.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_user_rxe.h>
+#include <rdma/restrack.h>
 #include <rdma/uverbs_ioctl.h>
+#include <uapi/rdma/rdma_netlink.h>
 
 #include <sroce/mr.h>
 #include <sroce/qp.h>
 #include <sroce/queue.h>
 #include <sroce/sroce.h>
 #include <sroce/stats.h>
+#include <sroce/trace.h>
 #include <sroce/verbs.h>
 
 /* librxe's WQE layouts (Documentation/design.rst); changes break the ABI */
@@ -92,6 +96,8 @@ static void sroce_qp_unlock_all(struct sroce_qp *qp, unsigned long flags)
 
 static void sroce_qp_set_state(struct sroce_qp *qp, enum ib_qp_state state)
 {
+	if (qp->state != state)
+		trace_sroce_qp_state(qp, qp->state, state);
 	qp->state = state;
 	qp->attr.qp_state = state;
 	qp->attr.cur_qp_state = state;
@@ -1668,14 +1674,90 @@ static int sroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	return err;
 }
 
-/* rdma resource show qp -dd: what congestion control does to the QP */
+/* Read under the QP's locks, put in the message after */
+struct sroce_qp_res {
+	u32 sq_psn;
+	u32 unacked_psn;
+	u32 expected_psn;
+	u32 retransmits;
+	u32 ack_timeouts;
+	u32 retry_left;
+	u32 rnr_retry_left;
+	u32 sq_outstanding;
+	u32 rq_posted;
+};
+
+static void sroce_qp_res_read(struct sroce_qp *qp, struct sroce_qp_res *r)
+{
+	unsigned long flags;
+
+	spin_lock_bh(&qp->sq_lock);
+	r->sq_psn = qp->req.psn;
+	r->unacked_psn = qp->comp.psn;
+	r->retransmits = qp->req.retransmits;
+	r->ack_timeouts = qp->comp.ack_timeouts;
+	r->retry_left = qp->comp.retry_cnt;
+	r->rnr_retry_left = qp->comp.rnr_retry;
+	r->sq_outstanding = qp->sq_prod - qp->sq_cons;
+	spin_unlock_bh(&qp->sq_lock);
+	spin_lock_bh(&qp->resp.lock);
+	r->expected_psn = qp->resp.psn;
+	spin_unlock_bh(&qp->resp.lock);
+	r->rq_posted = 0;
+	if (!qp->ibqp.srq) {
+		spin_lock_irqsave(&qp->rq_lock, flags);
+		r->rq_posted = sroce_queue_count(&qp->rq);
+		spin_unlock_irqrestore(&qp->rq_lock, flags);
+	}
+}
+
+static int sroce_qp_res_put(struct sk_buff *msg, struct sroce_qp *qp,
+			    const struct sroce_qp_res *r)
+{
+	bool rc = qp->type == IB_QPT_RC;
+
+	if (rdma_nl_put_driver_u32_hex(msg, "sq_psn", r->sq_psn) ||
+	    rdma_nl_put_driver_u32(msg, "sq_outstanding", r->sq_outstanding) ||
+	    rdma_nl_put_driver_u32(msg, "rq_posted", r->rq_posted))
+		return -EMSGSIZE;
+	if (qp->type != IB_QPT_RC && qp->type != IB_QPT_UC)
+		return 0;
+	if (rdma_nl_put_driver_u32_hex(msg, "expected_psn", r->expected_psn))
+		return -EMSGSIZE;
+	if (rc && (rdma_nl_put_driver_u32_hex(msg, "unacked_psn",
+					      r->unacked_psn) ||
+		   rdma_nl_put_driver_u32(msg, "retransmits", r->retransmits) ||
+		   rdma_nl_put_driver_u32(msg, "ack_timeouts",
+					  r->ack_timeouts) ||
+		   rdma_nl_put_driver_u32(msg, "retry_left", r->retry_left) ||
+		   rdma_nl_put_driver_u32(msg, "rnr_retry_left",
+					  r->rnr_retry_left)))
+		return -EMSGSIZE;
+	return sroce_rp_fill_res(msg, qp);
+}
+
+/*
+ * rdma resource show qp -dd: where the QP's sequence numbers stand, what
+ * it resent, how full its queues are, and what congestion control does
+ * to it.  The attributes go in a nest of their own, which the driver
+ * opens.
+ */
 static int sroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 {
 	struct sroce_qp *qp = to_sqp(ibqp);
+	struct sroce_qp_res r;
+	struct nlattr *nest;
 
-	if (qp->type != IB_QPT_RC && qp->type != IB_QPT_UC)
-		return 0;
-	return sroce_rp_fill_res(msg, qp);
+	sroce_qp_res_read(qp, &r);
+	nest = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
+	if (!nest)
+		return -EMSGSIZE;
+	if (sroce_qp_res_put(msg, qp, &r)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
 }
 
 const struct ib_device_ops sroce_qp_ops = {

@@ -640,8 +640,10 @@ static void req_commit(struct sroce_qp *qp, struct sroce_swqe *wqe,
 	struct sroce_req *req = &qp->req;
 	u32 next = sroce_psn_add(p->psn, p->npsn);
 
-	if (sroce_qp_is_rc(qp) && sroce_psn_before(p->psn, req->psn_hi))
+	if (sroce_qp_is_rc(qp) && sroce_psn_before(p->psn, req->psn_hi)) {
 		sroce_stats_inc(qp->sdev, SROCE_CNT_RETRANSMITS);
+		req->retransmits++;
+	}
 	if (sroce_psn_after(next, req->psn_hi))
 		req->psn_hi = next;
 	req->psn = next;
@@ -899,6 +901,7 @@ void sroce_req_init(struct sroce_qp *qp)
 	req->pkts_since_ackreq = 0;
 	req->fence_wait = false;
 	req->tx_blocked = false;
+	req->retransmits = 0;
 	/* a new connection starts at full rate; a stale pace timer only kicks */
 	sroce_rp_reset(qp);
 }

@@ -29,6 +29,7 @@
 #include <sroce/mr.h>
 #include <sroce/qp.h>
 #include <sroce/sroce.h>
+#include <sroce/trace.h>
 #include <sroce/wire.h>
 
 /* READ response packets sent from softirq before the work takes over */
@@ -356,6 +357,7 @@ static enum resp_tx_state resp_tx_fail(struct sroce_qp *qp, u32 psn,
 	resp_tx_abandon(qp);
 	qp->resp.failed = true;
 	sroce_stats_inc(qp->sdev, SROCE_CNT_ERR_NAK_SENT);
+	trace_sroce_nak_sent(qp, psn, sroce_aeth_syn_nak(nak));
 	resp_send_ack(qp, sroce_aeth_syn_nak(nak), psn, qp->resp.msn);
 	return RESP_TX_FAILED;
 }
@@ -1057,6 +1059,7 @@ static void resp_rc_fatal(struct resp_ctx *c)
 
 	resp_fail(c);
 	sroce_stats_inc(qp->sdev, SROCE_CNT_ERR_NAK_SENT);
+	trace_sroce_nak_sent(qp, c->pkt->psn, sroce_aeth_syn_nak(c->nak));
 	/* at once: nothing queued before it is going to be sent */
 	resp_send_ack(qp, sroce_aeth_syn_nak(c->nak), c->pkt->psn,
 		      qp->resp.msn);
@@ -1082,6 +1085,8 @@ static void resp_rc_rnr(struct resp_ctx *c)
 	struct sroce_qp *qp = c->qp;
 
 	sroce_stats_inc(qp->sdev, SROCE_CNT_RNR_NAK_SENT);
+	trace_sroce_nak_sent(qp, c->pkt->psn,
+			     sroce_aeth_syn_rnr(qp->attr.min_rnr_timer));
 	resp_ack(qp, sroce_aeth_syn_rnr(qp->attr.min_rnr_timer), c->pkt->psn);
 	/*
 	 * The requester resends from this PSN after the RNR delay; what it
@@ -1131,6 +1136,8 @@ static void resp_rc_out_of_seq(struct resp_ctx *c)
 		return;
 	qp->resp.nak_sent = true;
 	sroce_stats_inc(qp->sdev, SROCE_CNT_SEQ_NAK_SENT);
+	trace_sroce_nak_sent(qp, qp->resp.psn,
+			     sroce_aeth_syn_nak(SROCE_NAK_PSN_SEQ_ERR));
 	resp_ack(qp, sroce_aeth_syn_nak(SROCE_NAK_PSN_SEQ_ERR), qp->resp.psn);
 }
 

@@ -11,13 +11,13 @@
 #include <linux/spinlock.h>
 #include <net/netlink.h>
 #include <rdma/restrack.h>
-#include <uapi/rdma/rdma_netlink.h>
 
 #include <sroce/pfc.h>
 #include <sroce/qos.h>
 #include <sroce/qp.h>
 #include <sroce/rp.h>
 #include <sroce/sroce.h>
+#include <sroce/trace.h>
 #include <sroce/wire.h>
 
 /* The longest a QP waits for one packet, whatever its rate says */
@@ -122,6 +122,7 @@ static bool sroce_rp_cnp_locked(struct sroce_qp *qp)
 		handled = sroce_dcqcn_rp_cnp(&rp->st, &c->rp, now);
 	}
 	rcu_read_unlock();
+	trace_sroce_cnp_recv(qp, handled);
 	return handled;
 }
 
@@ -250,7 +251,7 @@ out:
 
 /**
  * sroce_rp_fill_res() - the QP's congestion state for rdma resource show
- * @msg: the netlink message
+ * @msg: the netlink message, inside the driver attributes' nest
  * @qp: an RC or UC QP
  *
  * dcqcn_limited 1 while CNPs hold the QP below its maximum rate;
@@ -262,7 +263,6 @@ out:
 int sroce_rp_fill_res(struct sk_buff *msg, struct sroce_qp *qp)
 {
 	u32 rate = READ_ONCE(qp->sdev->speed_mbps), alpha = 0;
-	struct nlattr *nest;
 	bool armed;
 
 	spin_lock_bh(&qp->rp.lock);
@@ -272,16 +272,9 @@ int sroce_rp_fill_res(struct sk_buff *msg, struct sroce_qp *qp)
 		alpha = sroce_dcqcn_rp_alpha(&qp->rp.st);
 	}
 	spin_unlock_bh(&qp->rp.lock);
-	/* driver attributes go in a nest of their own, which the driver opens */
-	nest = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
-	if (!nest)
-		return -EMSGSIZE;
 	if (rdma_nl_put_driver_u32(msg, "dcqcn_limited", armed) ||
 	    rdma_nl_put_driver_u32(msg, "dcqcn_rate_mbps", rate) ||
-	    rdma_nl_put_driver_u32(msg, "dcqcn_alpha", alpha)) {
-		nla_nest_cancel(msg, nest);
+	    rdma_nl_put_driver_u32(msg, "dcqcn_alpha", alpha))
 		return -EMSGSIZE;
-	}
-	nla_nest_end(msg, nest);
 	return 0;
 }

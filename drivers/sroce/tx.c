@@ -67,6 +67,7 @@
 #include <sroce/qos.h>
 #include <sroce/qp.h>
 #include <sroce/sroce.h>
+#include <sroce/trace.h>
 #include <sroce/txsched.h>
 
 /*
@@ -547,8 +548,10 @@ static int sroce_tx_enqueue(struct sroce_tx *tx, struct sk_buff *skb, u8 prio,
 	if (skb_queue_len(&fl->skbs) <= SROCE_TX_HIGH_WM &&
 	    q->len <= SROCE_TX_PRIO_HIGH_WM)
 		return 0;
-	if (w && sroce_tx_arm_waiter(tx, prio, f, w))
+	if (w && sroce_tx_arm_waiter(tx, prio, f, w)) {
 		sroce_stats_inc(tx->sdev, SROCE_CNT_TX_QUEUE_FULL);
+		trace_sroce_tx_fifo_full(tx->sdev, prio, f);
+	}
 	return 1;
 }
 
@@ -654,13 +657,15 @@ static enum sroce_tx_hold sroce_tx_hold(struct sroce_tx *tx,
 						      SROCE_TX_GO;
 }
 
-/* A priority's head packet is held back: count it once */
-static void sroce_tx_defer(struct sroce_tx *tx, struct sroce_tx_prio *q)
+/* Priority @p's head packet is held back: count it once */
+static void sroce_tx_defer(struct sroce_tx *tx, struct sroce_tx_prio *q,
+			   u8 p, enum sroce_tx_held_why why)
 {
 	if (q->stalled)
 		return;
 	q->stalled = true;
 	sroce_stats_inc(tx->sdev, SROCE_CNT_TX_DEFERRED);
+	trace_sroce_tx_held(tx->sdev, p, why);
 }
 
 /*
@@ -756,7 +761,7 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
 		head_len[p] = skb->len;
 		if (pfc & BIT(p)) {
 			paused |= BIT(p);
-			sroce_tx_defer(tx, q);
+			sroce_tx_defer(tx, q, p, SROCE_TX_HELD_PAUSE);
 			continue;
 		}
 		hold = sroce_tx_hold(tx, skb, &was_held);
@@ -764,7 +769,9 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
 			paused |= BIT(p);
 			tx->held_stopped = true;
 			tx->held_qdisc |= hold == SROCE_TX_HOLD_QDISC;
-			sroce_tx_defer(tx, q);
+			sroce_tx_defer(tx, q, p, hold == SROCE_TX_HOLD_QDISC ?
+				       SROCE_TX_HELD_QDISC :
+				       SROCE_TX_HELD_STOPPED);
 		}
 	}
 	rcu_read_unlock();
@@ -1276,6 +1283,7 @@ void sroce_tx_pfc_rx(struct sroce_dev *sdev, const struct sroce_pfc_frame *f)
 	rcu_read_lock();
 	mine.enable &= rcu_dereference(sdev->qos)->pfc_en;
 	rcu_read_unlock();
+	trace_sroce_pfc_rx(sdev, f, mine.enable);
 	if (mine.enable)
 		sroce_tx_pfc_apply(sdev->tx, &mine);
 }

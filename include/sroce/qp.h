@@ -280,6 +280,7 @@ struct sroce_rd_res {
  * @tx_blocked: stopped because the transmit queue was full; @waiter set
  * @waiter: how the tx layer wakes us
  * @delay_timer: retries a requester that found no memory for a packet
+ * @retransmits: request packets sent again since RESET (rdma resource)
  */
 struct sroce_req {
 	u32 wqe_index;
@@ -296,6 +297,7 @@ struct sroce_req {
 	bool tx_blocked;
 	struct sroce_tx_waiter waiter;
 	struct timer_list delay_timer;
+	u32 retransmits;
 };
 
 /**
@@ -320,6 +322,7 @@ struct sroce_req {
  *	it is not beyond @psn, no request sent asked for an answer yet
  * @delivering: one context is posting send completions outside sq_lock;
  *	others leave theirs to it, which keeps the CQEs in SQ order
+ * @ack_timeouts: local ACK timeouts since RESET (rdma resource)
  */
 struct sroce_comp {
 	u32 psn;
@@ -336,6 +339,7 @@ struct sroce_comp {
 	u64 ackreq_mark;
 	u16 ackreq_queue;
 	u32 ackreq_end;
+	u32 ack_timeouts;
 };
 
 /**
