@@ -69,32 +69,69 @@ u32 sroce_num_permute(const hsiphash_key_t *secret, u32 x)
 }
 
 /*
- * Take an index without making it visible: the object is published once it
- * is complete, so a lookup never sees it half built.  Indexes are drawn
- * from the device's key number space; index 0 is skipped.  Not counted:
- * sroce_key_reserve() counts, a re-registration swaps one index for
- * another.  The table's nodes are charged to the caller's memory cgroup,
- * as userspace decides how many keys there are.
+ * Reserve @n in @xa (an empty slot: lookups find nothing there), under
+ * the lock the table was set up with.  The nodes are charged to the
+ * caller's memory cgroup: userspace decides how many objects there are.
  */
-int sroce_key_draw(struct sroce_dev *sdev, u32 *index)
+static int sroce_num_insert(struct xarray *xa, u32 n)
+{
+	if (xa->xa_flags & XA_FLAGS_LOCK_IRQ)
+		return xa_insert_irq(xa, n, NULL, GFP_KERNEL_ACCOUNT);
+	if (xa->xa_flags & XA_FLAGS_LOCK_BH)
+		return xa_insert_bh(xa, n, NULL, GFP_KERNEL_ACCOUNT);
+	return xa_insert(xa, n, NULL, GFP_KERNEL_ACCOUNT);
+}
+
+/**
+ * sroce_num_reserve() - draw a number and reserve its slot in a table
+ * @ns: the number space to draw from
+ * @xa: the table the object will be published in
+ * @usable: the numbers that may be handed out
+ * @num: the number drawn
+ *
+ * A number still in use (the counter has wrapped) is drawn again, up to
+ * SROCE_NUM_TRIES times.  Context: process.
+ *
+ * Return: 0, -ENOMEM when no free number turned up, or @xa's error.
+ */
+int sroce_num_reserve(struct sroce_numspace *ns, struct xarray *xa,
+		      bool (*usable)(u32 n), u32 *num)
 {
 	int ret = -ENOMEM, tries;
-	u32 i;
+	u32 n;
 
 	for (tries = 0; tries < SROCE_NUM_TRIES; tries++) {
-		i = sroce_num_draw(&sdev->key_ns);
-		if (!i)
+		n = sroce_num_draw(ns);
+		if (!usable(n))
 			continue;
-		ret = xa_insert_bh(&sdev->keys, i, NULL, GFP_KERNEL_ACCOUNT);
+		ret = sroce_num_insert(xa, n);
 		if (!ret) {
-			*index = i;
+			*num = n;
 			return 0;
 		}
 		if (ret != -EBUSY)
-			break;
+			return ret;
 		ret = -ENOMEM;
 	}
 	return ret;
+}
+
+/* No key is 0..255: index 0 is never handed out */
+static bool sroce_key_index_usable(u32 index)
+{
+	return index != 0;
+}
+
+/*
+ * Take an index without making it visible: the object is published once it
+ * is complete, so a lookup never sees it half built.  Not counted:
+ * sroce_key_reserve() counts, a re-registration swaps one index for
+ * another.
+ */
+int sroce_key_draw(struct sroce_dev *sdev, u32 *index)
+{
+	return sroce_num_reserve(&sdev->key_ns, &sdev->keys,
+				 sroce_key_index_usable, index);
 }
 
 /* An index for a new key, within the device's limit of keys */

@@ -170,28 +170,13 @@ static bool sroce_qpn_usable(u32 qpn)
 static int sroce_qpn_reserve(struct sroce_dev *sdev, enum ib_qp_type type,
 			     u32 *qpn)
 {
-	int err = -ENOMEM, tries;
-	u32 n;
-
 	if (type == IB_QPT_GSI) {
 		*qpn = 1;
 		/* -EBUSY: the device has its GSI QP already */
 		return xa_insert_irq(&sdev->qps, 1, NULL, GFP_KERNEL);
 	}
-	for (tries = 0; tries < SROCE_NUM_TRIES; tries++) {
-		n = sroce_num_draw(&sdev->qpn_ns);
-		if (!sroce_qpn_usable(n))
-			continue;
-		err = xa_insert_irq(&sdev->qps, n, NULL, GFP_KERNEL_ACCOUNT);
-		if (!err) {
-			*qpn = n;
-			return 0;
-		}
-		if (err != -EBUSY)
-			return err;
-		err = -ENOMEM;
-	}
-	return err;
+	return sroce_num_reserve(&sdev->qpn_ns, &sdev->qps, sroce_qpn_usable,
+				 qpn);
 }
 
 /* ---- send WQEs ----------------------------------------------------------- */

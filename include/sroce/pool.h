@@ -23,6 +23,7 @@
 #include <linux/types.h>
 
 struct sroce_dev;
+struct xarray;
 
 /*
  * A number space: draw n maps the n-th value of a cyclic counter through
@@ -51,6 +52,9 @@ static inline u32 sroce_num_draw(struct sroce_numspace *ns)
 
 	return sroce_num_permute(&ns->secret, n & SROCE_NUM_MASK);
 }
+
+int sroce_num_reserve(struct sroce_numspace *ns, struct xarray *xa,
+		      bool (*usable)(u32 n), u32 *num);
 
 #define SROCE_KEY_BYTE_BITS	8
 #define SROCE_KEY_BYTE_MASK	0xffu
