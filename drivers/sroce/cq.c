@@ -15,12 +15,9 @@
 #include <linux/minmax.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
-#include <net/netlink.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_user_rxe.h>
-#include <rdma/restrack.h>
 #include <rdma/uverbs_ioctl.h>
-#include <uapi/rdma/rdma_netlink.h>
 
 #include <sroce/queue.h>
 #include <sroce/sroce.h>
@@ -365,25 +362,17 @@ static int sroce_req_notify_cq(struct ib_cq *ibcq,
 static int sroce_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)
 {
 	struct sroce_cq *cq = to_scq(ibcq);
+	struct sroce_res_attr a[] = {
+		{ .name = "cqe_used" },
+		{ .name = "overflow" },
+	};
 	unsigned long flags;
-	struct nlattr *nest;
-	bool overflow;
-	u32 used;
 
 	spin_lock_irqsave(&cq->lock, flags);
-	used = sroce_queue_count(&cq->queue);
-	overflow = cq->overflow;
+	a[0].value = sroce_queue_count(&cq->queue);
+	a[1].value = cq->overflow;
 	spin_unlock_irqrestore(&cq->lock, flags);
-	nest = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
-	if (!nest)
-		return -EMSGSIZE;
-	if (rdma_nl_put_driver_u32(msg, "cqe_used", used) ||
-	    rdma_nl_put_driver_u32(msg, "overflow", overflow)) {
-		nla_nest_cancel(msg, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(msg, nest);
-	return 0;
+	return sroce_fill_res_attrs(msg, a, ARRAY_SIZE(a));
 }
 
 const struct ib_device_ops sroce_cq_ops = {

@@ -17,11 +17,8 @@
 #include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
-#include <net/netlink.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
-#include <rdma/restrack.h>
-#include <uapi/rdma/rdma_netlink.h>
 
 #include <sroce/mr.h>
 #include <sroce/pool.h>
@@ -984,29 +981,21 @@ struct sroce_mr *sroce_rkey_lookup(struct sroce_dev *sdev, u32 rkey,
 static int sroce_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr)
 {
 	struct sroce_mr *mr = to_smr(ibmr);
-	u32 npages, page_size, mws;
+	struct sroce_res_attr a[] = {
+		{ .name = "valid" },
+		{ .name = "pages" },
+		{ .name = "page_size" },
+		{ .name = "windows" },
+	};
 	unsigned long flags;
-	struct nlattr *nest;
-	bool valid;
 
 	spin_lock_irqsave(&mr->lock, flags);
-	valid = mr->state == SROCE_MR_VALID;
-	npages = mr->type == SROCE_MR_FAST ? mr->fr_mapped : mr->npages;
-	page_size = mr->type == SROCE_MR_DMA ? 0 : 1U << mr->page_shift;
-	mws = mr->num_mw;
+	a[0].value = mr->state == SROCE_MR_VALID;
+	a[1].value = mr->type == SROCE_MR_FAST ? mr->fr_mapped : mr->npages;
+	a[2].value = mr->type == SROCE_MR_DMA ? 0 : 1U << mr->page_shift;
+	a[3].value = mr->num_mw;
 	spin_unlock_irqrestore(&mr->lock, flags);
-	nest = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
-	if (!nest)
-		return -EMSGSIZE;
-	if (rdma_nl_put_driver_u32(msg, "valid", valid) ||
-	    rdma_nl_put_driver_u32(msg, "pages", npages) ||
-	    rdma_nl_put_driver_u32(msg, "page_size", page_size) ||
-	    rdma_nl_put_driver_u32(msg, "windows", mws)) {
-		nla_nest_cancel(msg, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(msg, nest);
-	return 0;
+	return sroce_fill_res_attrs(msg, a, ARRAY_SIZE(a));
 }
 
 const struct ib_device_ops sroce_mr_ops = {

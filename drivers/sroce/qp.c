@@ -32,13 +32,10 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
-#include <net/netlink.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_user_rxe.h>
-#include <rdma/restrack.h>
 #include <rdma/uverbs_ioctl.h>
-#include <uapi/rdma/rdma_netlink.h>
 
 #include <sroce/mr.h>
 #include <sroce/qp.h>
@@ -1659,90 +1656,87 @@ static int sroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	return err;
 }
 
-/* Read under the QP's locks, put in the message after */
-struct sroce_qp_res {
-	u32 sq_psn;
-	u32 unacked_psn;
-	u32 expected_psn;
-	u32 retransmits;
-	u32 ack_timeouts;
-	u32 retry_left;
-	u32 rnr_retry_left;
-	u32 sq_outstanding;
-	u32 rq_posted;
+/*
+ * A QP's attributes in order: the first SROCE_QP_RES_ANY for any QP, the
+ * first SROCE_QP_RES_CONNECTED for a UC QP, the first SROCE_QP_RES_RC for
+ * an RC QP; the reaction point's follow those of RC and UC QPs.
+ */
+enum {
+	SROCE_QP_RES_SQ_PSN,
+	SROCE_QP_RES_SQ_OUTSTANDING,
+	SROCE_QP_RES_RQ_POSTED,
+	SROCE_QP_RES_ANY,
+	SROCE_QP_RES_EXPECTED_PSN = SROCE_QP_RES_ANY,
+	SROCE_QP_RES_CONNECTED,
+	SROCE_QP_RES_UNACKED_PSN = SROCE_QP_RES_CONNECTED,
+	SROCE_QP_RES_RETRANSMITS,
+	SROCE_QP_RES_ACK_TIMEOUTS,
+	SROCE_QP_RES_RETRY_LEFT,
+	SROCE_QP_RES_RNR_RETRY_LEFT,
+	SROCE_QP_RES_RC,
+	SROCE_QP_RES_MAX = SROCE_QP_RES_RC + SROCE_RP_RES_ATTRS,
 };
 
-static void sroce_qp_res_read(struct sroce_qp *qp, struct sroce_qp_res *r)
+static const struct sroce_res_attr sroce_qp_res_names[SROCE_QP_RES_RC] = {
+	[SROCE_QP_RES_SQ_PSN] = { .name = "sq_psn", .hex = true },
+	[SROCE_QP_RES_SQ_OUTSTANDING] = { .name = "sq_outstanding" },
+	[SROCE_QP_RES_RQ_POSTED] = { .name = "rq_posted" },
+	[SROCE_QP_RES_EXPECTED_PSN] = { .name = "expected_psn", .hex = true },
+	[SROCE_QP_RES_UNACKED_PSN] = { .name = "unacked_psn", .hex = true },
+	[SROCE_QP_RES_RETRANSMITS] = { .name = "retransmits" },
+	[SROCE_QP_RES_ACK_TIMEOUTS] = { .name = "ack_timeouts" },
+	[SROCE_QP_RES_RETRY_LEFT] = { .name = "retry_left" },
+	[SROCE_QP_RES_RNR_RETRY_LEFT] = { .name = "rnr_retry_left" },
+};
+
+/* Each part under its own lock; a snapshot, not an atomic one */
+static void sroce_qp_res_read(struct sroce_qp *qp, struct sroce_res_attr *a)
 {
 	unsigned long flags;
 
+	memcpy(a, sroce_qp_res_names, sizeof(sroce_qp_res_names));
 	spin_lock_bh(&qp->sq_lock);
-	r->sq_psn = qp->req.psn;
-	r->unacked_psn = qp->comp.psn;
-	r->retransmits = qp->req.retransmits;
-	r->ack_timeouts = qp->comp.ack_timeouts;
-	r->retry_left = qp->comp.retry_cnt;
-	r->rnr_retry_left = qp->comp.rnr_retry;
-	r->sq_outstanding = qp->sq_prod - qp->sq_cons;
+	a[SROCE_QP_RES_SQ_PSN].value = qp->req.psn;
+	a[SROCE_QP_RES_SQ_OUTSTANDING].value =
+		(sroce_sq_prod(qp) - qp->sq_cons) & qp->sq_mask;
+	a[SROCE_QP_RES_UNACKED_PSN].value = qp->comp.psn;
+	a[SROCE_QP_RES_RETRANSMITS].value = qp->req.retransmits;
+	a[SROCE_QP_RES_ACK_TIMEOUTS].value = qp->comp.ack_timeouts;
+	a[SROCE_QP_RES_RETRY_LEFT].value = qp->comp.retry_cnt;
+	a[SROCE_QP_RES_RNR_RETRY_LEFT].value = qp->comp.rnr_retry;
 	spin_unlock_bh(&qp->sq_lock);
 	spin_lock_bh(&qp->resp.lock);
-	r->expected_psn = qp->resp.psn;
+	a[SROCE_QP_RES_EXPECTED_PSN].value = qp->resp.psn;
 	spin_unlock_bh(&qp->resp.lock);
-	r->rq_posted = 0;
 	if (!qp->ibqp.srq) {
 		spin_lock_irqsave(&qp->rq_lock, flags);
-		r->rq_posted = sroce_queue_count(&qp->rq);
+		a[SROCE_QP_RES_RQ_POSTED].value = sroce_queue_count(&qp->rq);
 		spin_unlock_irqrestore(&qp->rq_lock, flags);
 	}
-}
-
-static int sroce_qp_res_put(struct sk_buff *msg, struct sroce_qp *qp,
-			    const struct sroce_qp_res *r)
-{
-	bool rc = qp->type == IB_QPT_RC;
-
-	if (rdma_nl_put_driver_u32_hex(msg, "sq_psn", r->sq_psn) ||
-	    rdma_nl_put_driver_u32(msg, "sq_outstanding", r->sq_outstanding) ||
-	    rdma_nl_put_driver_u32(msg, "rq_posted", r->rq_posted))
-		return -EMSGSIZE;
-	if (qp->type != IB_QPT_RC && qp->type != IB_QPT_UC)
-		return 0;
-	if (rdma_nl_put_driver_u32_hex(msg, "expected_psn", r->expected_psn))
-		return -EMSGSIZE;
-	if (rc && (rdma_nl_put_driver_u32_hex(msg, "unacked_psn",
-					      r->unacked_psn) ||
-		   rdma_nl_put_driver_u32(msg, "retransmits", r->retransmits) ||
-		   rdma_nl_put_driver_u32(msg, "ack_timeouts",
-					  r->ack_timeouts) ||
-		   rdma_nl_put_driver_u32(msg, "retry_left", r->retry_left) ||
-		   rdma_nl_put_driver_u32(msg, "rnr_retry_left",
-					  r->rnr_retry_left)))
-		return -EMSGSIZE;
-	return sroce_rp_fill_res(msg, qp);
 }
 
 /*
  * rdma resource show qp -dd: where the QP's sequence numbers stand, what
  * it resent, how full its queues are, and what congestion control does
- * to it.  The attributes go in a nest of their own, which the driver
- * opens.
+ * to it.  An RC QP has them all; a UC QP its expected PSN and its rate;
+ * a UD QP its send PSN and queues.
  */
 static int sroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 {
 	struct sroce_qp *qp = to_sqp(ibqp);
-	struct sroce_qp_res r;
-	struct nlattr *nest;
+	struct sroce_res_attr a[SROCE_QP_RES_MAX];
+	unsigned int n = SROCE_QP_RES_ANY;
 
-	sroce_qp_res_read(qp, &r);
-	nest = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
-	if (!nest)
-		return -EMSGSIZE;
-	if (sroce_qp_res_put(msg, qp, &r)) {
-		nla_nest_cancel(msg, nest);
-		return -EMSGSIZE;
+	sroce_qp_res_read(qp, a);
+	if (qp->type == IB_QPT_RC)
+		n = SROCE_QP_RES_RC;
+	else if (qp->type == IB_QPT_UC)
+		n = SROCE_QP_RES_CONNECTED;
+	if (qp->type == IB_QPT_RC || qp->type == IB_QPT_UC) {
+		sroce_rp_res_attrs(qp, &a[n]);
+		n += SROCE_RP_RES_ATTRS;
 	}
-	nla_nest_end(msg, nest);
-	return 0;
+	return sroce_fill_res_attrs(msg, a, n);
 }
 
 const struct ib_device_ops sroce_qp_ops = {

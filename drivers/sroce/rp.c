@@ -9,8 +9,6 @@
 #include <linux/minmax.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
-#include <net/netlink.h>
-#include <rdma/restrack.h>
 
 #include <sroce/pfc.h>
 #include <sroce/qos.h>
@@ -18,6 +16,7 @@
 #include <sroce/rp.h>
 #include <sroce/sroce.h>
 #include <sroce/trace.h>
+#include <sroce/verbs.h>
 #include <sroce/wire.h>
 
 /* The longest a QP waits for one packet, whatever its rate says */
@@ -250,17 +249,15 @@ out:
 }
 
 /**
- * sroce_rp_fill_res() - the QP's congestion state for rdma resource show
- * @msg: the netlink message, inside the driver attributes' nest
+ * sroce_rp_res_attrs() - the QP's congestion state for rdma resource show
  * @qp: an RC or UC QP
+ * @a: SROCE_RP_RES_ATTRS attributes to fill
  *
  * dcqcn_limited 1 while CNPs hold the QP below its maximum rate;
  * dcqcn_rate_mbps its current rate then (else the link's speed), and
  * dcqcn_alpha its congestion estimate in 1/1024.
- *
- * Return: 0, or -EMSGSIZE when @msg is full.
  */
-int sroce_rp_fill_res(struct sk_buff *msg, struct sroce_qp *qp)
+void sroce_rp_res_attrs(struct sroce_qp *qp, struct sroce_res_attr *a)
 {
 	u32 rate = READ_ONCE(qp->sdev->speed_mbps), alpha = 0;
 	bool armed;
@@ -272,9 +269,7 @@ int sroce_rp_fill_res(struct sk_buff *msg, struct sroce_qp *qp)
 		alpha = sroce_dcqcn_rp_alpha(&qp->rp.st);
 	}
 	spin_unlock_bh(&qp->rp.lock);
-	if (rdma_nl_put_driver_u32(msg, "dcqcn_limited", armed) ||
-	    rdma_nl_put_driver_u32(msg, "dcqcn_rate_mbps", rate) ||
-	    rdma_nl_put_driver_u32(msg, "dcqcn_alpha", alpha))
-		return -EMSGSIZE;
-	return 0;
+	a[0] = (struct sroce_res_attr){ .name = "dcqcn_limited", .value = armed };
+	a[1] = (struct sroce_res_attr){ .name = "dcqcn_rate_mbps", .value = rate };
+	a[2] = (struct sroce_res_attr){ .name = "dcqcn_alpha", .value = alpha };
 }

@@ -30,10 +30,10 @@
 
 #include <sroce/dcqcn.h>
 
-struct sk_buff;
 struct sroce_dev;
 struct sroce_pkt;
 struct sroce_qp;
+struct sroce_res_attr;
 
 /* Who sends a QP's paced packets */
 enum sroce_rp_sender {
@@ -80,7 +80,8 @@ void sroce_rp_cnp(struct sroce_dev *sdev, const struct sroce_pkt *pkt);
 bool sroce_rp_hold(struct sroce_qp *qp, enum sroce_rp_sender who);
 /* Under the same lock, after the sender queued a packet of @bytes */
 void sroce_rp_sent(struct sroce_qp *qp, unsigned int bytes);
-/* rdma resource show qp -dd: the QP's rate and alpha */
-int sroce_rp_fill_res(struct sk_buff *msg, struct sroce_qp *qp);
+/* rdma resource show qp -dd: the QP's rate and alpha, in @a[0..2] */
+#define SROCE_RP_RES_ATTRS	3
+void sroce_rp_res_attrs(struct sroce_qp *qp, struct sroce_res_attr *a);
 
 #endif /* SROCE_RP_H */

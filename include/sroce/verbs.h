@@ -238,6 +238,21 @@ static inline struct sroce_cq *to_scq(struct ib_cq *ibcq)
 
 extern const struct ib_device_ops sroce_verbs_ops;
 
+/**
+ * struct sroce_res_attr - a driver attribute of rdma resource show -dd
+ * @name: its name (the rdma tool prints it with "drv_" before it)
+ * @value: its value
+ * @hex: print @value in hex (PSNs)
+ */
+struct sroce_res_attr {
+	const char *name;
+	u32 value;
+	bool hex;
+};
+
+int sroce_fill_res_attrs(struct sk_buff *msg, const struct sroce_res_attr *a,
+			 unsigned int n);
+
 /* cq.c: completion queues; the transport posts with sroce_cq_post() */
 extern const struct ib_device_ops sroce_cq_ops;
 int sroce_cq_post(struct sroce_cq *cq, const struct ib_wc *wc, bool solicited);

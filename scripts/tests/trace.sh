@@ -151,7 +151,7 @@ phase_end loss
 qpline=$(grep 'type RC' /tmp/trace.res.qp | head -n 1)
 if [[ $qpline =~ drv_sq_psn\ 0x[0-9a-f]+ ]] && [[ $qpline =~ drv_unacked_psn\ 0x ]] &&
 	[[ $qpline =~ drv_expected_psn\ 0x ]] && [[ $qpline =~ drv_retransmits\ [1-9] ]] &&
-	[[ $qpline =~ drv_sq_outstanding\ [0-9] ]] && [[ $qpline =~ drv_dcqcn_rate_mbps ]]; then
+	[[ $qpline =~ drv_sq_outstanding\ [0-9]{1,5}\  ]] && [[ $qpline =~ drv_dcqcn_rate_mbps ]]; then
 	t_ok "loss: rdma resource shows the QP's PSNs, its retransmits and its queue"
 else
 	t_fail "loss: rdma resource shows the QP's PSNs, its retransmits and its queue" "${qpline:-no RC QP}"
