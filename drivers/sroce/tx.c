@@ -580,13 +580,6 @@ static bool sroce_tx_note_out(struct sroce_tx_prio *q, unsigned int f)
 	return due;
 }
 
-/* Why the head packet of a priority waits, if it does */
-enum sroce_tx_hold {
-	SROCE_TX_GO,
-	SROCE_TX_HOLD_STOPPED,	/* its netdev queue is stopped */
-	SROCE_TX_HOLD_QDISC,	/* the qdisc above that queue has no room */
-};
-
 /*
  * The netdev queue @skb will go to, resolved the way dev_queue_xmit() will
  * (netdev_core_pick_tx() is not exported); the flow hash and sender CPU
@@ -659,7 +652,7 @@ static enum sroce_tx_hold sroce_tx_hold(struct sroce_tx *tx,
 
 /* Priority @p's head packet is held back: count it once */
 static void sroce_tx_defer(struct sroce_tx *tx, struct sroce_tx_prio *q,
-			   u8 p, enum sroce_tx_held_why why)
+			   u8 p, enum sroce_tx_hold why)
 {
 	if (q->stalled)
 		return;
@@ -761,7 +754,7 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
 		head_len[p] = skb->len;
 		if (pfc & BIT(p)) {
 			paused |= BIT(p);
-			sroce_tx_defer(tx, q, p, SROCE_TX_HELD_PAUSE);
+			sroce_tx_defer(tx, q, p, SROCE_TX_HOLD_PAUSE);
 			continue;
 		}
 		hold = sroce_tx_hold(tx, skb, &was_held);
@@ -769,9 +762,7 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
 			paused |= BIT(p);
 			tx->held_stopped = true;
 			tx->held_qdisc |= hold == SROCE_TX_HOLD_QDISC;
-			sroce_tx_defer(tx, q, p, hold == SROCE_TX_HOLD_QDISC ?
-				       SROCE_TX_HELD_QDISC :
-				       SROCE_TX_HELD_STOPPED);
+			sroce_tx_defer(tx, q, p, hold);
 		}
 	}
 	rcu_read_unlock();

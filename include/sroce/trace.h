@@ -38,11 +38,15 @@ enum sroce_resend_cause {
 	SROCE_RESEND_RNR,		/* an RNR NAK's wait ended */
 };
 
-/* Why a priority's head packet is held back (sroce_tx_held) */
-enum sroce_tx_held_why {
-	SROCE_TX_HELD_PAUSE,		/* its priority is paused by PFC */
-	SROCE_TX_HELD_STOPPED,		/* its netdev queue is stopped */
-	SROCE_TX_HELD_QDISC,		/* the qdisc above it has no room */
+/*
+ * Whether a priority's head packet goes now, or why it waits: the drain's
+ * verdict (tx.c), which sroce_tx_held reports as it is
+ */
+enum sroce_tx_hold {
+	SROCE_TX_GO,
+	SROCE_TX_HOLD_PAUSE,		/* its priority is paused by PFC */
+	SROCE_TX_HOLD_STOPPED,		/* its netdev queue is stopped */
+	SROCE_TX_HOLD_QDISC,		/* the qdisc above that queue has no room */
 };
 
 /* An RNR NAK whatever its timer code; a NAK as it is */
@@ -82,9 +86,9 @@ TRACE_DEFINE_ENUM(SROCE_RESEND_TIMEOUT);
 TRACE_DEFINE_ENUM(SROCE_RESEND_SEQ_NAK);
 TRACE_DEFINE_ENUM(SROCE_RESEND_LOST_RESPONSE);
 TRACE_DEFINE_ENUM(SROCE_RESEND_RNR);
-TRACE_DEFINE_ENUM(SROCE_TX_HELD_PAUSE);
-TRACE_DEFINE_ENUM(SROCE_TX_HELD_STOPPED);
-TRACE_DEFINE_ENUM(SROCE_TX_HELD_QDISC);
+TRACE_DEFINE_ENUM(SROCE_TX_HOLD_PAUSE);
+TRACE_DEFINE_ENUM(SROCE_TX_HOLD_STOPPED);
+TRACE_DEFINE_ENUM(SROCE_TX_HOLD_QDISC);
 
 #define sroce_show_qp_type(t)					\
 	__print_symbolic(t, { IB_QPT_GSI, "GSI" }, { IB_QPT_RC, "RC" },	\
@@ -239,7 +243,7 @@ TRACE_EVENT(sroce_pfc_rx,
 
 TRACE_EVENT(sroce_tx_held,
 	    TP_PROTO(const struct sroce_dev *sdev, u8 prio,
-		     enum sroce_tx_held_why why),
+		     enum sroce_tx_hold why),
 	    TP_ARGS(sdev, prio, why),
 	    TP_STRUCT__entry(__string(dev, dev_name(&sdev->ib_dev.dev))
 			     __field(u8, prio)
@@ -250,10 +254,10 @@ TRACE_EVENT(sroce_tx_held,
 	    TP_printk("%s priority %u held back: %s", __get_str(dev),
 		      __entry->prio,
 		      __print_symbolic(__entry->why,
-				       { SROCE_TX_HELD_PAUSE, "PFC pause" },
-				       { SROCE_TX_HELD_STOPPED,
+				       { SROCE_TX_HOLD_PAUSE, "PFC pause" },
+				       { SROCE_TX_HOLD_STOPPED,
 					 "netdev queue stopped" },
-				       { SROCE_TX_HELD_QDISC, "qdisc full" }))
+				       { SROCE_TX_HOLD_QDISC, "qdisc full" }))
 );
 
 TRACE_EVENT(sroce_tx_fifo_full,
