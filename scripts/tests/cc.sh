@@ -106,27 +106,6 @@ echo 0,0,0,0,0,1,0,0 >"$(dirname "$c2")/qos/pfc"
 
 # --- congestion marks ------------------------------------------------------
 
-# mark NS DEV: set CE on the RoCE packets leaving DEV: the ECN field of
-# RoCEv2 over IPv4 (and its header checksum) and over IPv6 (bits 20-21 of
-# the first word), and FECN, the top bit of the BTH's fifth byte, 44 bytes
-# into a RoCEv1 packet (after the GRH).
-mark() {
-	local ns=$1 dev=$2
-	ip netns exec "$ns" tc qdisc add dev "$dev" clsact &&
-		ip netns exec "$ns" tc filter add dev "$dev" egress protocol ip \
-			flower ip_proto udp dst_port 4791 \
-			action pedit ex munge ip dsfield set 3 retain 3 pipe action csum ip &&
-		ip netns exec "$ns" tc filter add dev "$dev" egress protocol ipv6 \
-			flower ip_proto udp dst_port 4791 \
-			action pedit munge offset 0 u32 set 0x00300000 retain 0x00300000 &&
-		ip netns exec "$ns" tc filter add dev "$dev" egress protocol 0x8915 matchall \
-			action pedit munge offset 44 u8 set 0x80 retain 0x80
-}
-
-unmark() {
-	ip netns exec "$1" tc qdisc del dev "$2" clsact
-}
-
 gid_of() {
 	local dev=$1 i=$2 kind=$3
 	case $kind in
@@ -201,7 +180,7 @@ judge_counts() {
 
 mac1=$(ip netns exec ns1 cat /sys/class/net/n1/address)
 mac2=$(ip netns exec ns2 cat /sys/class/net/n2/address)
-mark ns1 n1 || log "tc could not mark on n1"
+ce_mark ns1 n1 || log "tc could not mark on n1"
 for kind in "${kind_list[@]}"; do
 	name="WRITE $kind"
 	b=$(np_counts sroce2 sroce1)
@@ -228,10 +207,10 @@ for kind in "${kind_list[@]}"; do
 				"$(tr '\n' ' ' </tmp/cc.corrupt)"
 	fi
 done
-unmark ns1 n1
+ce_unmark ns1 n1
 
 # READ responses marked on their way back: the requester answers
-mark ns2 n2 || log "tc could not mark on n2"
+ce_mark ns2 n2 || log "tc could not mark on n2"
 name="READ v2-ipv4"
 b=$(np_counts sroce1 sroce2)
 run_flow "$name" ib_read_bw v2-ipv4
@@ -241,10 +220,10 @@ $CNP_WIRE /tmp/cc.read.fields --name "$name" --kind v2-ipv4 --src "$mac1" \
 	--count "$sent" --destqp "${srv_qpn:-0}" --dscp 48 --pcp none --min-us "$min_us" \
 	>/tmp/cc.wire 2>&1
 t_program cnp_wire /tmp/cc.wire $?
-unmark ns2 n2
+ce_unmark ns2 n2
 
 # the notification point off for the flow's priority (0)
-mark ns1 n1 || log "tc could not mark on n1"
+ce_mark ns1 n1 || log "tc could not mark on n1"
 cc_set sroce2 np_enable 0,1,1,1,1,1,1,1
 name="np_enable off"
 b=$(np_counts sroce2 sroce1)
@@ -253,7 +232,7 @@ read -r m0 _ s0 _ <<<"$b"
 read -r m1 _ s1 _ <<<"$(np_counts sroce2 sroce1)"
 t_check "$name: marks still counted ($((m1 - m0)))" test $((m1 - m0)) -gt 0
 t_check "$name: no CNP sent ($((s1 - s0)))" test "$s1" = "$s0"
-unmark ns1 n1
+ce_unmark ns1 n1
 cc_set sroce2 np_enable 1,1,1,1,1,1,1,1
 
 # --- the reaction point ------------------------------------------------------
@@ -290,7 +269,7 @@ t_check "ECT: all $all requests from sroce1 ECT(0) ($ect)" test "$all" -gt 0 -a 
 # millisecond alpha decays between them, 55 us periods, and the rate
 # hardly moves: DCQCN's timers assume CNPs at about its alpha period.)
 cc_set sroce2 np_min_time_between_cnps 50
-mark ns1 n1 || log "tc could not mark on n1"
+ce_mark ns1 n1 || log "tc could not mark on n1"
 bw_of() {
 	awk '$1 == 1024 && NF >= 4 { print $4 }' /tmp/cc.cli.log | tail -n 1
 }
@@ -346,7 +325,7 @@ if [ "$rp_rate" = 1 ]; then
 		awk -v on="${bw_on:-x}" -v off="${bw_off:-x}" \
 		'BEGIN { exit !(on ~ /^[0-9.]+$/ && off ~ /^[0-9.]+$/ && off > 0 && on < off / 2) }'
 fi
-unmark ns1 n1
+ce_unmark ns1 n1
 cc_set sroce1 rp_enable 0,0,0,0,0,0,0,0
 
 t_done

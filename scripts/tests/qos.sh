@@ -213,11 +213,7 @@ done
 # opcode and an 802.3x PAUSE.  A long QP timeout (-u 20, 4 s) keeps the
 # flows from retransmitting across the pauses.
 PAUSE="/usr/bin/python3 $SROCE_REPO/scripts/tests/qos_pause.py"
-INJECT_PFC=/tmp/pfc_inject
-out=$(cc -O2 -Wall -Wextra -o "$INJECT_PFC" "$SROCE_REPO/scripts/tests/pfc_inject.c" 2>&1)
-rc=$?
-[ -z "$out" ] || rc=1
-t_status "pfc_inject compiles cleanly" "$rc" "$out"
+pfc_inject_build
 for dev in sroce1 sroce2; do
 	qos_set "$dev" trust pcp
 	qos_set "$dev" pfc 1,0,0,1,0,0,0,0

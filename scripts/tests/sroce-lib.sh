@@ -138,6 +138,39 @@ t_program() {
 		t_fail "$prog exits 0" "status $rc, but no check failed"
 }
 
+# ce_mark NS DEV: set CE on the RoCE packets leaving DEV (tc pedit, which
+# needs sch_ingress, act_pedit, act_csum, cls_flower, cls_matchall): the
+# ECN field of RoCEv2 over IPv4 (and its header checksum) and over IPv6
+# (bits 20-21 of the first word), and FECN, the top bit of the BTH's fifth
+# byte, 44 bytes into a RoCEv1 packet (after the GRH).
+ce_mark() {
+	local ns=$1 dev=$2
+	ip netns exec "$ns" tc qdisc add dev "$dev" clsact &&
+		ip netns exec "$ns" tc filter add dev "$dev" egress protocol ip \
+			flower ip_proto udp dst_port 4791 \
+			action pedit ex munge ip dsfield set 3 retain 3 pipe action csum ip &&
+		ip netns exec "$ns" tc filter add dev "$dev" egress protocol ipv6 \
+			flower ip_proto udp dst_port 4791 \
+			action pedit munge offset 0 u32 set 0x00300000 retain 0x00300000 &&
+		ip netns exec "$ns" tc filter add dev "$dev" egress protocol 0x8915 matchall \
+			action pedit munge offset 44 u8 set 0x80 retain 0x80
+}
+
+ce_unmark() {
+	ip netns exec "$1" tc qdisc del dev "$2" clsact
+}
+
+# pfc_inject_build: scripts/tests/pfc_inject.c built to $INJECT_PFC, as
+# one check ("pfc_inject compiles cleanly": no warning either)
+INJECT_PFC=/tmp/pfc_inject
+pfc_inject_build() {
+	local out rc
+	out=$(cc -O2 -Wall -Wextra -o "$INJECT_PFC" "$SROCE_REPO/scripts/tests/pfc_inject.c" 2>&1)
+	rc=$?
+	[ -z "$out" ] || rc=1
+	t_status "pfc_inject compiles cleanly" "$rc" "$out"
+}
+
 # devinfo DEV FIELD: one field of `ibv_devinfo -v -d DEV`, e.g. active_mtu.
 devinfo() {
 	ibv_devinfo -v -d "$1" | awk -v f="$2:" '$1 == f { $1 = ""; sub(/^ /, ""); print; exit }'

@@ -182,11 +182,7 @@ t_seen loss "sroce_qp_resend of sroce1, for a sequence NAK" \
 
 # --- congestion marks -------------------------------------------------------------
 
-# mark: CE on sroce1's RoCEv2 packets as they leave n1 (the ECN field, and
-# the IPv4 header checksum after it)
-ip netns exec ns1 tc qdisc add dev n1 clsact
-ip netns exec ns1 tc filter add dev n1 egress protocol ip flower ip_proto udp dst_port 4791 \
-	action pedit ex munge ip dsfield set 3 retain 3 pipe action csum ip
+ce_mark ns1 n1 || log "marks: tc could not mark on n1"
 cc1=/sys/class/infiniband/sroce1/ports/1/cc
 echo 1,0,0,0,0,0,0,0 >"$cc1/rp_enable"
 phase_begin
@@ -194,7 +190,7 @@ bw marks 18902 2 ib_write_bw -s 4096
 bw_wait "marks: ib_write_bw with every packet marked"
 phase_end marks
 echo 0,0,0,0,0,0,0,0 >"$cc1/rp_enable"
-ip netns exec ns1 tc qdisc del dev n1 clsact
+ce_unmark ns1 n1
 t_events marks "sroce_cnp_sent of sroce2" 'sroce_cnp_sent: sroce2 QP 0x[0-9a-f]+: CNP to QP' \
 	sroce2:np_cnp_sent
 t_events marks "sroce_cnp_recv of sroce1, handled" \
@@ -202,11 +198,7 @@ t_events marks "sroce_cnp_recv of sroce1, handled" \
 
 # --- PFC frames -------------------------------------------------------------------
 
-INJECT_PFC=/tmp/pfc_inject
-out=$(cc -O2 -Wall -Wextra -o "$INJECT_PFC" "$SROCE_REPO/scripts/tests/pfc_inject.c" 2>&1)
-rc=$?
-[ -z "$out" ] || rc=1
-t_status "pfc_inject compiles cleanly" "$rc" "$out"
+pfc_inject_build
 echo 1,0,0,0,0,0,0,0 >/sys/class/infiniband/sroce1/ports/1/qos/pfc
 phase_begin
 bw pfc 18903 4 ib_write_bw -s 4096 -u 20
