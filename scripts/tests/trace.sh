@@ -202,7 +202,14 @@ pfc_inject_build
 echo 1,0,0,0,0,0,0,0 >/sys/class/infiniband/sroce1/ports/1/qos/pfc
 phase_begin
 bw pfc 18903 4 ib_write_bw -s 4096 -u 20
-sleep 1
+# pause only once the flow is sending: under load, perftest's connection
+# set-up alone can outlast a fixed delay, and a pause of an idle
+# priority holds nothing back
+sent_over() {
+	[ "$(counter sroce1 tx_prio0_packets)" -gt "$1" ]
+}
+wait_for 30 sent_over $(($(counter sroce1 tx_prio0_packets) + 200)) ||
+	log "pfc: priority 0 of sroce1 did not start sending in 30 s"
 ip netns exec ns2 "$INJECT_PFC" n2 xoff:0:300 sleep:100 once:5 >/tmp/trace.inject 2>&1 ||
 	log "pfc: pfc_inject: $(tail -n 2 /tmp/trace.inject | tr '\n' ' ')"
 for p in "${BW_PIDS[@]}"; do
