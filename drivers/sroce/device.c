@@ -386,6 +386,7 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	ib_set_device_ops(ib_dev, &sroce_qp_ops);
 	ib_set_device_ops(ib_dev, &sroce_srq_ops);
 	ib_set_device_ops(ib_dev, &sroce_mcast_ops);
+	ib_set_device_ops(ib_dev, &sroce_unplug_ops);
 	return sdev;
 }
 

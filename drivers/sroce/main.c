@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sroce module entry: receive hooks first, then the link type, so that a
- * link can never be added before its packets have somewhere to go.
+ * sroce module entry: receive hooks first, then the client that flushes
+ * user QPs at removal (unplug.c), then the link type, so that a link can
+ * never be added before its packets have somewhere to go, nor removed
+ * without its users' work completing.
  */
 #include <linux/module.h>
 
@@ -15,17 +17,25 @@ static int __init sroce_init(void)
 	if (err)
 		return err;
 
+	err = sroce_unplug_init();
+	if (err)
+		goto out_net;
 	err = sroce_link_init();
-	if (err) {
-		sroce_net_exit();
-		return err;
-	}
+	if (err)
+		goto out_unplug;
 	return 0;
+
+out_unplug:
+	sroce_unplug_exit();
+out_net:
+	sroce_net_exit();
+	return err;
 }
 
 static void __exit sroce_exit(void)
 {
 	sroce_link_exit();
+	sroce_unplug_exit();
 	sroce_net_exit();
 }
 

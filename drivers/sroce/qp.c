@@ -967,6 +967,33 @@ void sroce_qp_error(struct sroce_qp *qp, bool event)
 		sroce_qp_event(qp, IB_EVENT_QP_FATAL);
 }
 
+/**
+ * sroce_qps_flush_user() - move every user QP of a device to ERR
+ * @sdev: a device about to be taken from its users
+ *
+ * Their posted work completes with IB_WC_WR_FLUSH_ERR into CQ rings that
+ * stay mapped in the processes after ib_core has destroyed the objects,
+ * so a user learns the fate of each WQE as from a QP in error.  Kernel
+ * QPs are left to their ULPs, which drain them on their own removal
+ * event.  Process context.
+ */
+void sroce_qps_flush_user(struct sroce_dev *sdev)
+{
+	unsigned long index;
+	struct sroce_qp *qp;
+
+	xa_lock_irq(&sdev->qps);
+	xa_for_each(&sdev->qps, index, qp) {
+		if (!qp->user || !refcount_inc_not_zero(&qp->ref))
+			continue;
+		xa_unlock_irq(&sdev->qps);
+		sroce_qp_error(qp, false);
+		sroce_qp_put(qp);
+		xa_lock_irq(&sdev->qps);
+	}
+	xa_unlock_irq(&sdev->qps);
+}
+
 /* ---- create / destroy ---------------------------------------------------- */
 
 static int sroce_qp_check_init(const struct ib_qp_init_attr *init,

@@ -628,6 +628,9 @@ int sroce_recv_wqe_take(struct sroce_queue *q, u32 max_sge,
  */
 void sroce_qp_error(struct sroce_qp *qp, bool event);
 
+/* Every user QP of @sdev to ERR, as its device goes (unplug.c) */
+void sroce_qps_flush_user(struct sroce_dev *sdev);
+
 /*
  * Fill @wc for send WQE @wqe completing with @status (wr_id, opcode,
  * byte_len, qp).  Returns false when no CQE is due (a successful unsignaled

@@ -142,6 +142,11 @@ int sroce_dev_register(struct sroce_dev *sdev, const char *name);
 void sroce_dev_port_update(struct sroce_dev *sdev);
 u32 sroce_dev_link_speed(struct net_device *ndev);
 
+/* unplug.c: removal of a device that users hold open */
+extern const struct ib_device_ops sroce_unplug_ops;
+int sroce_unplug_init(void);
+void sroce_unplug_exit(void);
+
 /* net.c: per-netns RoCEv2 UDP socket and the RoCEv1 packet handler */
 int sroce_net_init(void);
 void sroce_net_exit(void);
