@@ -6,7 +6,7 @@
 KVER ?= $(shell find /lib/modules -maxdepth 1 -name '6.12.*-amd64' -printf '%f\n' 2>/dev/null | sort -V | tail -n 1)
 KDIR ?= /lib/modules/$(KVER)/build
 
-.PHONY: all modules deps kunit vmtest check check-long demo bench clean style
+.PHONY: all modules deps kunit vmtest check check-long demo bench clean style deb
 
 all: modules
 
@@ -37,6 +37,10 @@ bench: deps modules
 
 style:
 	bash scripts/style.sh
+
+# the rdma-sroce-dkms Debian package, in build/ (scripts/deb.sh)
+deb:
+	@bash scripts/deb.sh
 
 clean:
 	@test ! -d "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -190,8 +190,9 @@ pool_cpus() {
 }
 
 # Start one pool entry ("KERNEL MODE NAME:SCRIPT[:K=V K=V...]").  Its
-# guests get 600 s, or SROCE_GUEST_TIMEOUT=N seconds among its K=V; it
-# counts as pool_cpus says.
+# guests get 600 s, or SROCE_GUEST_TIMEOUT=N seconds among its K=V, and
+# one CPU each, or SROCE_GUEST_SMP=N (a single guest's N count in the
+# pool); it counts as pool_cpus says.
 start_run() {
 	local t=${1#* } mode rest name script envs=() args=() kv cpus=1 secs=600
 	[ "${1%% *}" = debug ] && args=(--kernel "$kernel")
@@ -206,6 +207,10 @@ start_run() {
 		[[ $rest == *:* ]] && read -ra envs <<<"${rest#*:}"
 		for kv in "${envs[@]}"; do
 			[[ $kv == SROCE_GUEST_TIMEOUT=* ]] && secs=${kv#*=}
+			if [[ $kv == SROCE_GUEST_SMP=* ]]; then
+				args+=(--smp "${kv#*=}")
+				cpus=${kv#*=}
+			fi
 		done
 		args+=(--timeout "$secs" --log "$logdir/$mode-$name")
 		if [ "$mode" = pair ]; then
@@ -475,6 +480,9 @@ if want guest; then
 		"pair rc-rxe-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=rxe SROCE_DRV_B=sroce $interop"
 		"pair rc-full-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_RC_FULL=1"
 		"single teardown-long:scripts/tests/teardown.sh"
+		# DKMS compiles the module in the guest: 6 to 9 minutes on two
+		# emulated CPUs, 9 on one
+		"single dkms:scripts/tests/dkms.sh:SROCE_GUEST_SMP=2 SROCE_GUEST_TIMEOUT=1200"
 	)
 	[ "$long" = 1 ] && tests+=("${long_tests[@]}")
 	queue debian "${tests[@]}"

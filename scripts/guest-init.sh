@@ -50,6 +50,11 @@ mnt debugfs debugfs /sys/kernel/debug
 echo 0 >/proc/sys/net/ipv6/conf/default/accept_dad
 echo 0 >/proc/sys/net/ipv6/conf/all/accept_dad
 [ -e /dev/ptmx ] || ln -s pts/ptmx /dev/ptmx
+# what systemd makes on a real system; bash's <(...) needs /dev/fd (dkms)
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
+for f in stdin:0 stdout:1 stderr:2; do
+	[ -e "/dev/${f%:*}" ] || ln -s "/proc/self/fd/${f#*:}" "/dev/${f%:*}"
+done
 # cache=none: the peer's and the host's writes must show up at once.
 mnt 9p shared /shared trans=virtio,version=9p2000.L,cache=none,msize=512000
 
