@@ -356,6 +356,7 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	sdev->net = dev_net(ndev);
 	sdev->port_state = sroce_port_state(ndev);
 	INIT_LIST_HEAD(&sdev->list);
+	INIT_HLIST_NODE(&sdev->ndev_node);
 	INIT_LIST_HEAD(&sdev->all_entry);
 	sroce_pool_init(sdev);
 	xa_init_flags(&sdev->qps, XA_FLAGS_LOCK_IRQ);

@@ -5,11 +5,14 @@
  * of live devices the receive path looks packets up in.
  *
  * Lock order: sroce_link_mutex, then RTNL, then sroce_dev_list_lock.
- * sroce_dev_list holds the devices packets and netdev events may reach; it
- * is written under RTNL and the spinlock and read under RCU.
+ * sroce_dev_list holds the devices packets and netdev events may reach,
+ * and sroce_ndev_hash the same devices by netdev, so that a packet finds
+ * its device without walking every device of every namespace; both are
+ * written under RTNL and the spinlock and read under RCU.
  * sroce_all_list (link mutex) holds every registered device until its
  * unregistration is known to be complete.
  */
+#include <linux/hashtable.h>
 #include <linux/if_arp.h>
 #include <linux/if_vlan.h>
 #include <linux/rtnetlink.h>
@@ -20,6 +23,7 @@
 
 static DEFINE_MUTEX(sroce_link_mutex);
 static LIST_HEAD(sroce_dev_list);
+static DEFINE_HASHTABLE(sroce_ndev_hash, 6);
 static DEFINE_SPINLOCK(sroce_dev_list_lock);
 static LIST_HEAD(sroce_all_list);
 
@@ -27,7 +31,8 @@ struct sroce_dev *sroce_dev_from_ndev_rcu(const struct net_device *ndev)
 {
 	struct sroce_dev *sdev;
 
-	list_for_each_entry_rcu(sdev, &sroce_dev_list, list)
+	hash_for_each_possible_rcu(sroce_ndev_hash, sdev, ndev_node,
+				   (unsigned long)ndev)
 		if (sdev->ndev == ndev)
 			return sdev;
 	return NULL;
@@ -100,6 +105,7 @@ void sroce_link_detach(struct sroce_dev *sdev)
 	if (sdev->listed) {
 		spin_lock_bh(&sroce_dev_list_lock);
 		list_del_rcu(&sdev->list);
+		hash_del_rcu(&sdev->ndev_node);
 		spin_unlock_bh(&sroce_dev_list_lock);
 		/*
 		 * One grace period covers both: the receive path and the
@@ -167,6 +173,8 @@ static int sroce_link_publish(struct sroce_dev *sdev)
 	}
 	spin_lock_bh(&sroce_dev_list_lock);
 	list_add_tail_rcu(&sdev->list, &sroce_dev_list);
+	hash_add_rcu(sroce_ndev_hash, &sdev->ndev_node,
+		     (unsigned long)sdev->ndev);
 	spin_unlock_bh(&sroce_dev_list_lock);
 	sdev->listed = true;
 	WRITE_ONCE(sdev->speed_mbps, sroce_dev_link_speed(sdev->ndev));

@@ -178,7 +178,8 @@ static struct sroce_dev *sroce_lo_target(struct sroce_dev *sdev,
 	struct sroce_dev *peer;
 
 	/* one device in the namespace: nothing to look up */
-	if (!sroce_dev_find_rcu(sroce_lo_neighbour, &f))
+	if (!sroce_net_shared(sdev->net) ||
+	    !sroce_dev_find_rcu(sroce_lo_neighbour, &f))
 		return sdev;
 	ndev = sroce_lo_dest_ndev(sdev->net, skb);
 	if (ndev && is_vlan_dev(ndev))
@@ -197,7 +198,7 @@ static struct sroce_dev *sroce_lo_target(struct sroce_dev *sdev,
  * A packet to @sdev's own MAC goes to the receive path of the device that
  * owns its destination address, @sdev itself unless another device of the
  * namespace does; one to the MAC of another device's netdev goes to that
- * device.  On a namespace with one device this costs a walk of one entry.
+ * device.  On a namespace with one device this costs no walk at all.
  *
  * Context: any; the delivery happens later, in softirq context.
  *
@@ -216,7 +217,8 @@ int sroce_lo_local(struct sroce_dev *sdev, struct sk_buff *skb)
 	rcu_read_lock();
 	if (sroce_lo_own_mac(sdev->ndev, skb)) {
 		rc = sroce_lo_xmit(sroce_lo_target(sdev, skb)->lo, skb);
-	} else if (!is_multicast_ether_addr(eth_hdr(skb)->h_dest)) {
+	} else if (sroce_net_shared(sdev->net) &&
+		   !is_multicast_ether_addr(eth_hdr(skb)->h_dest)) {
 		peer = sroce_dev_find_rcu(sroce_lo_peer, &f);
 		if (peer)
 			rc = sroce_lo_xmit(peer->lo, skb);

@@ -200,7 +200,8 @@ int sroce_net_get(struct net *net)
 	int err = 0;
 
 	mutex_lock(&sn->lock);
-	if (sn->users++)
+	WRITE_ONCE(sn->users, sn->users + 1);
+	if (sn->users > 1)
 		goto out;
 
 	sock = sroce_udp_open(net, false);
@@ -218,7 +219,7 @@ int sroce_net_get(struct net *net)
 	goto out;
 fail:
 	sroce_udp_close(sn);
-	sn->users--;
+	WRITE_ONCE(sn->users, sn->users - 1);
 out:
 	mutex_unlock(&sn->lock);
 	return err;
@@ -229,9 +230,29 @@ void sroce_net_put(struct net *net)
 	struct sroce_net *sn = net_generic(net, sroce_net_id);
 
 	mutex_lock(&sn->lock);
-	if (!WARN_ON_ONCE(!sn->users) && !--sn->users)
-		sroce_udp_close(sn);
+	if (!WARN_ON_ONCE(!sn->users)) {
+		WRITE_ONCE(sn->users, sn->users - 1);
+		if (!sn->users)
+			sroce_udp_close(sn);
+	}
 	mutex_unlock(&sn->lock);
+}
+
+/**
+ * sroce_net_shared() - may @net hold more than one link?
+ * @net: a namespace with a link of the caller's in it
+ *
+ * A link counts from before it is published until after it is
+ * unpublished, so false means no other device of @net can be found: the
+ * transmit path then skips looking for a neighbour to loop a packet to.
+ * A link being added concurrently may be missed, as a packet sent just
+ * before it would be.  Any context.
+ */
+bool sroce_net_shared(struct net *net)
+{
+	struct sroce_net *sn = net_generic(net, sroce_net_id);
+
+	return READ_ONCE(sn->users) > 1;
 }
 
 static int __net_init sroce_pernet_init(struct net *net)

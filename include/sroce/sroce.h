@@ -51,7 +51,9 @@ struct sroce_tx;
  * @ndev: the Ethernet device the link carries RoCE over
  * @ndev_tracker: reference tracker for @ndev
  * @net: network namespace the link was created in; its UDP socket is ours
- * @list: entry in the list packets and netdev events find devices on (RCU)
+ * @list: entry in the list of published devices (RCU; link.c)
+ * @ndev_node: entry in the hash by @ndev that packets and netdev events
+ *	find the device through (RCU; link.c)
  * @all_entry: entry in the list of registered devices (link mutex)
  * @v1_pt: RoCEv1 (ethertype 0x8915) receive hook bound to @ndev
  * @port_state: port state last reported to ib_core (IB_PORT_ACTIVE/DOWN)
@@ -84,6 +86,7 @@ struct sroce_dev {
 	netdevice_tracker ndev_tracker;
 	struct net *net;
 	struct list_head list;
+	struct hlist_node ndev_node;
 	struct list_head all_entry;
 	struct packet_type v1_pt;
 	struct packet_type pfc_pt;
@@ -152,6 +155,7 @@ int sroce_net_init(void);
 void sroce_net_exit(void);
 int sroce_net_get(struct net *net);
 void sroce_net_put(struct net *net);
+bool sroce_net_shared(struct net *net);
 void sroce_l2_hooks_add(struct sroce_dev *sdev);
 void sroce_l2_hooks_del(struct sroce_dev *sdev);
 
