@@ -398,15 +398,16 @@ if want build; then
 		cat "$logdir/build.log"
 		not_ok "module builds"
 	fi
-	# A test script make check never runs is a check that never runs.
+	# A test script neither make check nor check-long runs is a check that
+	# never runs.
 	unrun=
 	for t in $(grep -lE '^[[:space:]]*t_plan ' scripts/tests/*.sh); do
 		grep -qF ":$t" scripts/check.sh || unrun+=" $t"
 	done
 	if [ -z "$unrun" ]; then
-		ok "every test script in scripts/tests runs in make check"
+		ok "every test script in scripts/tests runs in make check or check-long"
 	else
-		not_ok "every test script in scripts/tests runs in make check" "not listed:$unrun"
+		not_ok "every test script in scripts/tests runs in make check or check-long" "not listed:$unrun"
 	fi
 	if bash scripts/style.sh >"$logdir/style.log" 2>&1; then
 		ok "checkpatch --strict clean"
@@ -426,15 +427,17 @@ stage "guest tests, KUnit and the debug kernel's tests"
 if want guest; then
 	[ -f rdma_sroce.ko ] || make -s modules >/dev/null 2>&1
 	interop="SROCE_RC_ONLY=pingpong,rdmacm,verify,cnp"
-	# incast.sh alone first (it takes the whole pool: at its start no
-	# guest runs, and the debug kernel's build at idle priority takes
-	# only the CPU it leaves); then the pairs, each with a single-guest
-	# run beside it; the longest single-guest runs first, so that the
-	# last to end is short.
+	# The pairs, each with a single-guest run beside it; the longest
+	# single-guest runs first, so that the last to end is short.  The
+	# tests that judge timing (latencies, shares, rates, a pause's
+	# edges) count as two CPUs: one guest at most runs beside them, and
+	# none waits for a CPU.  In CI's run of 2026-12-04, with three
+	# guests on two CPUs, an unthrottled ib_write_bw ran at 0.98 MB/s
+	# (8.74 in a warm run of 2026-12-02), and six of them failed on
+	# timing alone.
+	timed=SROCE_POOL_CPUS=2
 	tests=(
-		"single incast:scripts/tests/incast.sh:SROCE_POOL_CPUS=all SROCE_GUEST_TIMEOUT=900"
 		"single rig-smoke:scripts/tests/rig-smoke.sh"
-		"pair rig-smoke:scripts/tests/rig-smoke.sh"
 		"pair link-pair:scripts/tests/link-pair.sh"
 		"pair rc-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=sroce"
 		"pair rc-sroce-rxe:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe $interop"
@@ -442,22 +445,20 @@ if want guest; then
 		"pair transports-sroce-rxe:scripts/tests/transports-pair.sh:SROCE_DRV_B=rxe"
 		"pair netem-sroce-sroce:scripts/tests/netem-pair.sh"
 		"pair mcast-sroce-sroce:scripts/tests/mcast-pair.sh"
-		"pair mcast-sroce-rxe:scripts/tests/mcast-pair.sh:SROCE_DRV_B=rxe"
 		"pair wire-sroce-sroce:scripts/tests/wire-pair.sh"
-		"pair wire-sroce-rxe:scripts/tests/wire-pair.sh:SROCE_DRV_B=rxe SROCE_WIRE_ONLY=wire,rdmacm"
 		"pair fuzz-sroce-sroce:scripts/tests/fuzz-pair.sh"
 		"single loopback:scripts/tests/loopback.sh"
 		"single hostile-rings:scripts/tests/hostile-rings.sh"
 		"single teardown:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=300"
 		"single nvmeof-loopback:scripts/tests/nvmeof-pair.sh"
 		"single local-peers:scripts/tests/local-peers.sh"
-		"single qos:scripts/tests/qos.sh"
-		"single cc:scripts/tests/cc.sh"
-		"single backpressure:scripts/tests/backpressure.sh"
+		"single qos:scripts/tests/qos.sh:$timed"
+		"single cc:scripts/tests/cc.sh:$timed"
+		"single backpressure:scripts/tests/backpressure.sh:$timed"
 		"single dcb:scripts/tests/dcb.sh"
-		"single isolation:scripts/tests/isolation.sh"
-		"single security:scripts/tests/security.sh"
-		"single trace:scripts/tests/trace.sh"
+		"single isolation:scripts/tests/isolation.sh:$timed"
+		"single security:scripts/tests/security.sh:$timed"
+		"single trace:scripts/tests/trace.sh:$timed"
 		"single link:scripts/tests/link.sh"
 		"single verbs-mr:scripts/tests/verbs-mr.sh"
 		"single verbs-objects:scripts/tests/verbs-objects.sh"
@@ -480,12 +481,20 @@ if want guest; then
 		"pair rc-rxe-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=rxe SROCE_DRV_B=sroce $interop"
 		"pair rc-full-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_RC_FULL=1"
 		"single teardown-long:scripts/tests/teardown.sh"
+		"pair rig-smoke:scripts/tests/rig-smoke.sh"
+		"pair mcast-sroce-rxe:scripts/tests/mcast-pair.sh:SROCE_DRV_B=rxe"
+		"pair wire-sroce-rxe:scripts/tests/wire-pair.sh:SROCE_DRV_B=rxe SROCE_WIRE_ONLY=wire,rdmacm"
+		# incast.sh takes the whole pool (SROCE_POOL_CPUS=all): its
+		# figures are the bottleneck's queue and the senders' rates.  In
+		# CI's run of 2026-12-04, alone but on a machine running guests
+		# several times slower than before, cc on dropped 17 packets at
+		# the bottleneck; 6.5 minutes of the whole machine.
+		"single incast:scripts/tests/incast.sh:SROCE_POOL_CPUS=all SROCE_GUEST_TIMEOUT=900"
 		# DKMS compiles the module in the guest: 6 to 9 minutes on two
 		# emulated CPUs, 9 on one
 		"single dkms:scripts/tests/dkms.sh:SROCE_GUEST_SMP=2 SROCE_GUEST_TIMEOUT=1200"
 	)
 	[ "$long" = 1 ] && tests+=("${long_tests[@]}")
-	queue debian "${tests[@]}"
 fi
 
 # KUnit: the suites run in QEMU on the debug kernel (scripts/kunit.sh),
@@ -503,21 +512,23 @@ want kunit && queue debug "kunit kunit:"
 # Debian's kernel only, to keep make check within its time.
 if want debug; then
 	debug_tests=(
-		"pair debug-rc:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=verify SROCE_RC_VERIFY_MAX=1048576"
-		"pair debug-mcast:scripts/tests/mcast-pair.sh"
-		"pair debug-fuzz:scripts/tests/fuzz-pair.sh:SROCE_FUZZ_COUNT=300 SROCE_FUZZ_SECS=480 SROCE_GUEST_TIMEOUT=900"
 		# debug-teardown: step 4 (a live user at each removal) made it
 		# outlast 600 s in a slow cold run of 2026-12-04 (41 of 54 checks)
 		"single debug-teardown:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=30 SROCE_GUEST_TIMEOUT=1200"
 		"single debug-loopback:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=262144 SROCE_LO_KINDS=v2-ipv4"
 		"single debug-hostile-rings:scripts/tests/hostile-rings.sh:SROCE_HOSTILE_ROUNDS=2"
 		"single debug-local-peers:scripts/tests/local-peers.sh:SROCE_LO_KINDS=v1-ipv6"
-		"single debug-incast:scripts/tests/incast.sh:SROCE_INCAST_MODES=mixed SROCE_INCAST_FIGURES=0 SROCE_INCAST_SECS=20 SROCE_INCAST_MBIT=2 SROCE_INCAST_LIMIT=60000 SROCE_INCAST_ACK_T=17"
 	)
-	# make check-long: the same at full length, and what another debug
-	# run covers once already (debug-cc: the reaction and notification
-	# points, which debug-incast runs with the READ responder's pacing)
+	# make check-long: the same at full length, and the pairs (RC,
+	# multicast, the fuzzer; debug-rc-long and debug-fuzz-long): in CI's
+	# run of 2026-12-04 the debug stage outlasted 40 minutes, the
+	# fuzzer's pair 14 of them.  The loopback runs above cover the data
+	# path (one device, and two devices of one host) under KASAN and
+	# lockdep; these add the wire between two guests, the fuzzer and
+	# DCQCN.
 	debug_long_tests=(
+		"pair debug-mcast:scripts/tests/mcast-pair.sh"
+		"single debug-incast:scripts/tests/incast.sh:SROCE_INCAST_MODES=mixed SROCE_INCAST_FIGURES=0 SROCE_INCAST_SECS=20 SROCE_INCAST_MBIT=2 SROCE_INCAST_LIMIT=60000 SROCE_INCAST_ACK_T=17"
 		"single debug-cc:scripts/tests/cc.sh:SROCE_CC_KINDS=v1 SROCE_CC_RP_RATE=0"
 		"single debug-local-peers-long:scripts/tests/local-peers.sh"
 		"pair debug-rc-long:scripts/tests/rc-pair.sh:SROCE_RC_ONLY=pingpong,rdmacm,verify SROCE_RC_VERIFY_MAX=1048576"
@@ -531,6 +542,10 @@ if want debug; then
 	[ "$long" = 1 ] && debug_tests+=("${debug_long_tests[@]}")
 	queue debug "${debug_tests[@]}"
 fi
+# Debian's entries after the debug kernel's: the first entry that fits
+# starts, so the debug runs (the longest of the pool) start as soon as
+# the kernel is built, not last.
+want guest && queue debian "${tests[@]}"
 
 run_pool
 

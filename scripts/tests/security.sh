@@ -155,8 +155,10 @@ attack() {
 		[ -n "$qpn" ] && break
 		sleep 0.2
 	done
-	snap "$dev" "$sd/$dev.before"
+	# the peer's counters are read first and last, so that every
+	# duplicate the victim counts falls inside the peer's window
 	snap sroce1 "$sd/$dev.peer.before"
+	snap "$dev" "$sd/$dev.before"
 	sent=0
 	if [ -n "$qpn" ]; then
 		log "$dev: victim QPN $qpn; forging $forged packets"
