@@ -398,6 +398,13 @@ if want build; then
 		cat "$logdir/build.log"
 		not_ok "module builds"
 	fi
+	# The guests copy these instead of compiling them (sroce-lib.sh's cc)
+	if bash scripts/progs.sh >"$logdir/progs.log" 2>&1; then
+		ok "the tests' C programs compile cleanly (-Wall -Wextra -Werror)"
+	else
+		cat "$logdir/progs.log"
+		not_ok "the tests' C programs compile cleanly (-Wall -Wextra -Werror)"
+	fi
 	# A test script neither make check nor check-long runs is a check that
 	# never runs.
 	unrun=

@@ -8,6 +8,31 @@
 
 INJECT="/usr/bin/python3 $SROCE_REPO/scripts/tests/roce_inject.py"
 
+# cc: a test program (scripts/tests/NAME.c) that scripts/progs.sh built
+# on the host, with -Wall -Wextra -Werror, is copied to the -o path
+# instead of being compiled again, when the binary is newer than its
+# source and the header the programs share: a compile takes a TCG guest
+# about half a minute of CPU, and make check made some thirty.  The host
+# compiler passed it with no output, so its check ("compiles cleanly")
+# holds as for a compile here.  Anything else goes to the compiler.
+# Exported, for the checks that compile through bash -c.
+cc() {
+	local a prev= out= src= bin
+	for a in "$@"; do
+		[ "$prev" = -o ] && out=$a
+		[[ $a == "$SROCE_REPO"/scripts/tests/*.c ]] && src=$a
+		prev=$a
+	done
+	bin=$SROCE_REPO/build/progs/$(basename "${src:-none}" .c)
+	if [ -n "$out" ] && [ -n "$src" ] && [ -x "$bin" ] && [ "$bin" -nt "$src" ] &&
+	   [ "$bin" -nt "$SROCE_REPO/scripts/tests/check_plan.h" ]; then
+		cp "$bin" "$out"
+		return
+	fi
+	command cc "$@"
+}
+export -f cc
+
 # Load the driver the way a user does, plus the uverbs char device that
 # rdma-core needs (udev would load it on a real system).
 sroce_load() {
