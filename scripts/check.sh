@@ -482,7 +482,6 @@ if want guest; then
 		"single cc:scripts/tests/cc.sh:$timed"
 		"single backpressure:scripts/tests/backpressure.sh:$timed"
 		"single dcb:scripts/tests/dcb.sh"
-		"single isolation:scripts/tests/isolation.sh:$timed"
 		"single security:scripts/tests/security.sh:$timed"
 		"single trace:scripts/tests/trace.sh:$timed"
 		"single link:scripts/tests/link.sh"
@@ -508,6 +507,12 @@ if want guest; then
 		"pair rc-full-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_RC_FULL=1"
 		"single teardown-long:scripts/tests/teardown.sh"
 		"single loopback-long:scripts/tests/loopback.sh"
+		# isolation.sh's bound (SL 3's median under a quarter of SL 0's
+		# in the shaped queue) failed on a slow host on 2026-12-04, in
+		# CI (0.79 of it: 12.4 against 15.5 ms) and alone with a CPU
+		# each (0.255: 1.53 against 6.01 ms, then 0.36 at 10 Mb/s), where
+		# it had 0.07 before (347 us against 4.98 ms)
+		"single isolation:scripts/tests/isolation.sh:SROCE_POOL_TIMED=1"
 		"pair rig-smoke:scripts/tests/rig-smoke.sh"
 		"pair mcast-sroce-rxe:scripts/tests/mcast-pair.sh:SROCE_DRV_B=rxe"
 		"pair wire-sroce-rxe:scripts/tests/wire-pair.sh:SROCE_DRV_B=rxe SROCE_WIRE_ONLY=wire,rdmacm"
