@@ -21,6 +21,7 @@
 #                            (between sroce and rxe only; not by default)
 # SROCE_RC_VERIFY_MAX=N      rdma_verify's largest message (default 16 MiB)
 # SROCE_RC_VERIFY_ARGS="..."  more rdma_verify client options (-n 3, -x, -P 0)
+# SROCE_RC_ACK_T=N           rdma_verify's local ACK timeout exponent (default 17)
 
 # srv and cli are pair_run's arguments.
 # shellcheck disable=SC2034
@@ -79,6 +80,12 @@ if group cnp; then
 	fi
 fi
 
+# rdma_verify's QPs' local ACK timeout, 2^N x 4.096 us: 17 (537 ms, seven
+# retries 4.3 s).  With 14 (67 ms, all retries in half a second) a
+# sroce-rxe run on a loaded slow host of 2026-12-04 gave up on an inline
+# SEND right after a 16 MiB READ, and the QP's remaining cases could not
+# run: a starved TCG guest stalls longer than that.
+ack_t=${SROCE_RC_ACK_T:-17}
 verify_extra=()
 read -ra verify_extra <<<"${SROCE_RC_VERIFY_ARGS:-}"
 prog=/tmp/rdma_verify
@@ -219,7 +226,7 @@ run_rdmacm() {
 # count from rdma_verify --plan.
 run_verify() {
 	local port=18600
-	srv=("$prog" -d "$DEV" -g "${gidx[$fam]}" -p "$port" -t 30)
+	srv=("$prog" -d "$DEV" -g "${gidx[$fam]}" -p "$port" -t 30 -T "$ack_t")
 	cli=("${srv[@]}" -s "$((RANDOM + 1))" -m "$verify_max" -l "$fam" -r a:b
 		"${verify_extra[@]}" "${peer_ip[$fam]}")
 	PR_RETRIES=1 PR_TAP=rdma_verify pair_run "rdma_verify $fam (all cases, both ways)" \
