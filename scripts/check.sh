@@ -503,6 +503,9 @@ if want guest; then
 	long_tests=(
 		"pair nvmeof-sroce-sroce:scripts/tests/nvmeof-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=sroce"
 		"pair nvmeof-sroce-rxe:scripts/tests/nvmeof-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe"
+		"pair nfs-sroce-sroce:scripts/tests/nfs-pair.sh"
+		"single mcast-block:scripts/tests/mcast-block.sh"
+		"pair nfs-sroce-rxe:scripts/tests/nfs-pair.sh:SROCE_DRV_B=rxe"
 		"pair rc-rxe-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=rxe SROCE_DRV_B=sroce $interop"
 		"pair rc-full-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_RC_FULL=1"
 		"single teardown-long:scripts/tests/teardown.sh"

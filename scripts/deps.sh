@@ -24,6 +24,16 @@ BASE_PKGS="build-essential bc bison flex libelf-dev libssl-dev dwarves kmod cpio
 	perftest rdmacm-utils infiniband-diags iproute2 tshark ethtool iputils-ping
 	procps util-linux nvme-cli fio trace-cmd dkms"
 
+# NFS over RDMA (scripts/tests/nfs-pair.sh) needs nfsd's userspace in the
+# guests, but installed here it would start nfsd and rpcbind on the host.
+# So only the libraries it links against are installed; its packages are
+# fetched to $NFS_DEBS, and the guests unpack them into their own root.
+NFS_PKGS="nfs-kernel-server nfs-common rpcbind"
+NFS_LIBS="libblkid1 libcap2 libcom-err2 libdevmapper1.02.1 libevent-core-2.1-7
+	libgssapi-krb5-2 libkeyutils1 libkrb5-3 libmount1 libnfsidmap1
+	libsqlite3-0 libsystemd0 libtirpc3 libuuid1 libwrap0"
+NFS_DEBS=${SROCE_CACHE:-/var/cache/sroce}/debs
+
 missing() {
 	local p
 	for p in "$@"; do
@@ -39,17 +49,36 @@ if [ -z "$kver" ]; then
 		sort -V | tail -n 1 || true)
 fi
 
-need=$(missing $BASE_PKGS)
-if [ -z "$kver" ] || [ -n "$need" ]; then
+# missing_debs: the NFS packages not yet in $NFS_DEBS
+missing_debs() {
+	local p
+	for p in $NFS_PKGS; do
+		compgen -G "$NFS_DEBS/${p}_*.deb" >/dev/null || echo "$p"
+	done
+}
+
+need=$(missing $BASE_PKGS $NFS_LIBS)
+need_debs=$(missing_debs)
+if [ -z "$kver" ] || [ -n "$need" ] || [ -n "$need_debs" ]; then
 	as_root apt-get update -qq
 	[ -n "$kver" ] || kver=$(newest_kver)
 fi
 [ -n "$kver" ] || { echo "deps: no 6.12 kernel on the mirror" >&2; exit 1; }
 
-need=$(missing $BASE_PKGS "linux-image-$kver-unsigned" "linux-headers-$kver" linux-source-6.12)
+need=$(missing $BASE_PKGS $NFS_LIBS "linux-image-$kver-unsigned" "linux-headers-$kver" linux-source-6.12)
 if [ -n "$need" ]; then
 	echo "deps: installing:" $need >&2
 	as_root apt-get install -y -qq --no-install-recommends $need >/dev/null
+fi
+if [ -n "$need_debs" ]; then
+	echo "deps: fetching to $NFS_DEBS:" $need_debs >&2
+	as_root mkdir -p "$NFS_DEBS"
+	# apt-get download writes to the current directory; _apt must be
+	# able to write there, or apt falls back with a warning.
+	# Only nfs-pair.sh (make check-long) needs them: a failed download
+	# is said, and that test fails on its own.
+	(cd "$NFS_DEBS" && as_root apt-get download -qq $need_debs >/dev/null 2>&1) ||
+		echo "deps: cannot download $need_debs; nfs-pair.sh will fail" >&2
 fi
 
 # Keep the rxe/sroce userspace provider usable without udev in the guest.

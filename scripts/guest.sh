@@ -35,8 +35,9 @@ overlay, /shared (a per-run host dir, the same for both guests), /tmp,
 2001:db8::1/64, b: .2 and ::2).  Its environment: SROCE_ROLE (a|b),
 SROCE_PEER_ROLE, SROCE_PAIR (0|1), SROCE_MY_IP4/6, SROCE_PEER_IP4/6,
 SROCE_REPO, SROCE_SHARED=/shared, SROCE_LIB (scripts/guest-lib.sh),
-SROCE_TIMEOUT, SROCE_MODINDEX (if the repo has rdma_sroce.ko), the --env
-pairs.  A kernel splat fails the run unless --env SROCE_ALLOW_SPLAT=1.
+SROCE_TIMEOUT, SROCE_MODINDEX (if the repo has rdma_sroce.ko), SROCE_DEBS
+(packages scripts/deps.sh fetched for guests only), the --env pairs.  A
+kernel splat fails the run unless --env SROCE_ALLOW_SPLAT=1.
 
 Exit: the script's status (pair: 0 if both passed), 124 timeout, 125 boot
 failure, 126 kernel splat or guest crash, 2 usage.
@@ -459,6 +460,7 @@ write_config() {
 		printf 'export SROCE_SHARED=/shared\n'
 		printf 'export SROCE_LIB=%q\n' "$repo/scripts/guest-lib.sh"
 		printf 'export SROCE_TIMEOUT=%q\n' "$timeout"
+		printf 'export SROCE_DEBS=%q\n' "${SROCE_CACHE:-/var/cache/sroce}/debs"
 		[ -z "$mpid" ] || printf 'export SROCE_MODINDEX=/shared/.rig/modindex\n'
 		[ ! -d "$kmoddir" ] || printf 'export SROCE_KMODDIR=%q\n' "$kmoddir"
 		for kv in "${envs[@]}"; do
