@@ -199,38 +199,6 @@ corrupt_sync() {
 	barrier "nfs.$fam.written" 900 && barrier "nfs.$fam.spoiled" 120
 }
 
-# fio's verify must catch data changed on the server after a good write;
-# with direct I/O nothing of the file stays cached on a.  One check.
-fio_catches_corruption() {
-	local name=$1 fam=$2 fout=/tmp/fio.bad.$RANDOM why="" rc res
-	bad_file=$mnt/spoiled.$fam
-	if ! fio_bad_job --do_verify=1 >"$fout" 2>&1; then
-		why="the write and verify of the file failed first"
-	fi
-	[ -z "$why" ] || corrupt_sync "$fam" skip
-	[ -n "$why" ] || corrupt_sync "$fam" || why="the server did not answer"
-	if [ -z "$why" ]; then
-		res=$(cat "$SROCE_SHARED/nfs.$fam.spoiled-result" 2>/dev/null)
-		[ "$res" = ok ] || why="the server could not spoil the block: ${res:-no word}"
-	fi
-	if [ -z "$why" ]; then
-		fio_bad_job --verify_only >"$fout" 2>&1
-		rc=$?
-		if [ "$rc" = 0 ]; then
-			why="fio exit 0: the spoiled block passed its verify"
-		elif ! grep -q "crc32c: verify failed at file $bad_file offset $bad_blk," "$fout"; then
-			why="fio exit $rc, but no crc32c failure at offset $bad_blk"
-		fi
-	fi
-	if [ -z "$why" ]; then
-		log "fio: $(grep -m 1 'crc32c: verify failed' "$fout")"
-		t_ok "$name"
-	else
-		sed "s/^/# /" "$fout" | tail -n 30
-		t_fail "$name" "$why"
-	fi
-}
-
 # Two checks: a's blob as b stores it, b's blob as a reads it.
 client_blobs() {
 	local fam=$1 tag=$2 mine theirs at_b got
@@ -280,7 +248,10 @@ client_run() {
 		fio_verify "fio $rw $bs qd$qd $size crc32c verify $tag" \
 			--rw="$rw" --bs="$bs" --iodepth="$qd"
 	done
-	fio_catches_corruption "fio crc32c verify catches a block spoiled on the server $tag" "$fam"
+	# with direct I/O nothing of the file stays cached on a
+	bad_file=$mnt/spoiled.$fam
+	fio_catches_corruption "fio crc32c verify catches a block spoiled on the server $tag" \
+		"$fam" "$bad_file" nfs server
 	client_blobs "$fam" "$tag"
 	tx1=$(dev_tx)
 	# fio alone moved 2 x $size each way; at 4 KiB a packet that is

@@ -164,39 +164,6 @@ fio_bad_job() {
 		--verify_fatal=1 --verify_dump=0 --randrepeat=1 "$@"
 }
 
-# fio's verify must catch data changed on the target after a good write:
-# write and verify a region, b overwrites bytes inside one block's data
-# in its backing store, then a verify-only pass must fail with a crc32c
-# mismatch at that block.  One check.
-fio_catches_corruption() {
-	local name=$1 fam=$2 fout=/tmp/fio.bad.$RANDOM why="" rc res
-	if ! fio_bad_job --do_verify=1 >"$fout" 2>&1; then
-		why="the write and verify of the region failed first"
-	fi
-	[ -z "$why" ] || corrupt_sync "$fam" skip
-	[ -n "$why" ] || corrupt_sync "$fam" || why="the target did not answer"
-	if [ -z "$why" ]; then
-		res=$(cat "$SROCE_SHARED/nvme.$fam.spoiled-result" 2>/dev/null)
-		[ "$res" = ok ] || why="the target could not spoil the block: ${res:-no word}"
-	fi
-	if [ -z "$why" ]; then
-		fio_bad_job --verify_only >"$fout" 2>&1
-		rc=$?
-		if [ "$rc" = 0 ]; then
-			why="fio exit 0: the spoiled block passed its verify"
-		elif ! grep -q "crc32c: verify failed at file $dev offset $bad_blk," "$fout"; then
-			why="fio exit $rc, but no crc32c failure at offset $bad_blk"
-		fi
-	fi
-	if [ -z "$why" ]; then
-		log "fio: $(grep -m 1 'crc32c: verify failed' "$fout")"
-		t_ok "$name"
-	else
-		sed "s/^/# /" "$fout" | tail -n 30
-		t_fail "$name" "$why"
-	fi
-}
-
 # b's half: overwrite CUT_LEN bytes of block BAD in the backing store,
 # by direct I/O, each with a value it cannot have held (its old one + 1).
 spoil_block() (
@@ -256,7 +223,8 @@ host_run() {
 		fio_verify "fio $rw $bs qd$qd $size crc32c verify $tag" \
 			--rw="$rw" --bs="$bs" --iodepth="$qd"
 	done
-	fio_catches_corruption "fio crc32c verify catches a block spoiled on the target $tag" "$fam"
+	fio_catches_corruption "fio crc32c verify catches a block spoiled on the target $tag" \
+		"$fam" "$dev" nvme target
 	t_check "nvme disconnect $tag" timeout -k 5 60 nvme disconnect -n "$nqn"
 	t_check "controller gone $tag" wait_for 20 bash -c '! ls /sys/class/nvme/nvme* >/dev/null 2>&1'
 }

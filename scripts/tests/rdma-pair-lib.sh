@@ -295,3 +295,41 @@ verify_build() {
 		per_verify=$("$1" -m "$2" --plan) || per_verify=0
 	fi
 }
+
+# fio_catches_corruption NAME FAM FILE TAG PEER: one check, that fio's
+# crc32c verify catches data PEER changed after a good write.  The
+# caller's fio_bad_job ARGS... writes and verifies, and later
+# verify-only reads, the same blocks of FILE (fixed seeds);
+# corrupt_sync FAM [skip] passes the handshake's barriers whatever
+# happened; PEER overwrites bytes inside the data of the block at offset
+# bad_blk of FILE and writes "ok", or why not, to
+# $SROCE_SHARED/TAG.FAM.spoiled-result.  The verify-only pass must then
+# fail at that very block.
+fio_catches_corruption() {
+	local name=$1 fam=$2 file=$3 tag=$4 peer=$5 fout=/tmp/fio.bad.$RANDOM why="" rc res
+	if ! fio_bad_job --do_verify=1 >"$fout" 2>&1; then
+		why="the write and verify failed first"
+	fi
+	[ -z "$why" ] || corrupt_sync "$fam" skip
+	[ -n "$why" ] || corrupt_sync "$fam" || why="the $peer did not answer"
+	if [ -z "$why" ]; then
+		res=$(cat "$SROCE_SHARED/$tag.$fam.spoiled-result" 2>/dev/null)
+		[ "$res" = ok ] || why="the $peer could not spoil the block: ${res:-no word}"
+	fi
+	if [ -z "$why" ]; then
+		fio_bad_job --verify_only >"$fout" 2>&1
+		rc=$?
+		if [ "$rc" = 0 ]; then
+			why="fio exit 0: the spoiled block passed its verify"
+		elif ! grep -q "crc32c: verify failed at file $file offset $bad_blk," "$fout"; then
+			why="fio exit $rc, but no crc32c failure at offset $bad_blk"
+		fi
+	fi
+	if [ -z "$why" ]; then
+		log "fio: $(grep -m 1 'crc32c: verify failed' "$fout")"
+		t_ok "$name"
+	else
+		sed "s/^/# /" "$fout" | tail -n 30
+		t_fail "$name" "$why"
+	fi
+}
