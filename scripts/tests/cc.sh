@@ -276,6 +276,14 @@ bw_of() {
 cc_set sroce1 rp_enable 0,0,0,0,0,0,0,0
 run_flow "RP off" ib_write_bw v2-ipv4
 bw_off=$(bw_of)
+# DCQCN starts a flow at rp_max_rate, or at the link's speed (10000 Mb/s
+# on veth) when that is 0.  A TCG guest moves some 25 to 70 Mb/s, so from
+# the link's speed the first eight or nine cuts do not yet bite, and in
+# a CI run the on run came out at 0.51 of the off run (1.56 MB/s).  An
+# operator of a slow link caps the rate at what the link can carry:
+# here four times what the off run moved, and at least 10 Mb/s.
+rp_cap=$(awk -v b="${bw_off:-0}" 'BEGIN { c = int(b * 8 * 4 + 1); print (c < 10 ? 10 : c) }')
+cc_set sroce1 rp_max_rate "$rp_cap"
 cc_set sroce1 rp_enable 1,0,0,0,0,0,0,0
 h0=$(counter sroce1 rp_cnp_handled) i0=$(counter sroce1 rp_cnp_ignored)
 r0=$(counter sroce1 rx_cnp_packets)
@@ -305,10 +313,9 @@ t_check "RP on: CNPs handled ($((h1 - h0))), every one received handled or ignor
 limited=$(awk '{ for (i = 1; i < NF; i++) if ($i ~ /dcqcn_limited$/) l = $(i + 1);
 	for (i = 1; i < NF; i++) if ($i ~ /dcqcn_rate_mbps$/) r = $(i + 1) }
 	END { print l + 0, r + 0 }' /tmp/cc.res)
-speed=$(ip netns exec ns1 cat /sys/class/net/n1/speed 2>/dev/null || echo 10000)
 if [ "$rp_rate" = 1 ]; then
-	t_check "RP on: rdma resource shows the QP limited below $speed Mb/s ($limited)" \
-		test "${limited% *}" = 1 -a "${limited#* }" -lt "$speed"
+	t_check "RP on: rdma resource shows the QP limited below rp_max_rate $rp_cap Mb/s ($limited)" \
+		test "${limited% *}" = 1 -a "${limited#* }" -lt "$rp_cap"
 	# The pace of a TCG guest drifts with the host's load: the off run
 	# once gave 3.95 MB/s beside a cold CI run's kernel build, against
 	# 8.74 in a warm one, and the on run 2.00 and 1.80.  So the off
@@ -327,5 +334,6 @@ if [ "$rp_rate" = 1 ]; then
 fi
 ce_unmark ns1 n1
 cc_set sroce1 rp_enable 0,0,0,0,0,0,0,0
+cc_set sroce1 rp_max_rate 0
 
 t_done
