@@ -110,6 +110,56 @@ static void sroce_dcb_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d.pfc_en, 0xff);
 }
 
+/* No DSCP entry: trust pcp, the default map; an entry: trust dscp */
+static void sroce_dcb_app_dscp(struct kunit *test)
+{
+	u8 mask[SROCE_NUM_DSCP] = {};
+	struct sroce_dcb d;
+	int dscp;
+
+	memset(&d, 0xee, sizeof(d));
+	sroce_dcb_from_app(mask, SROCE_APPTRUST_UNKNOWN, &d);
+	KUNIT_EXPECT_EQ(test, d.trust, SROCE_TRUST_PCP);
+	for (dscp = 0; dscp < SROCE_NUM_DSCP; dscp++)
+		KUNIT_EXPECT_EQ(test, d.dscp2prio[dscp], dscp >> 3);
+
+	mask[10] = BIT(3);
+	mask[46] = BIT(6);
+	/* two entries for one DSCP: the higher priority */
+	mask[26] = BIT(1) | BIT(4);
+	sroce_dcb_from_app(mask, SROCE_APPTRUST_UNKNOWN, &d);
+	KUNIT_EXPECT_EQ(test, d.trust, SROCE_TRUST_DSCP);
+	KUNIT_EXPECT_EQ(test, d.dscp2prio[10], 3);
+	KUNIT_EXPECT_EQ(test, d.dscp2prio[46], 6);
+	KUNIT_EXPECT_EQ(test, d.dscp2prio[26], 4);
+	KUNIT_EXPECT_EQ(test, d.dscp2prio[11], 1);
+	KUNIT_EXPECT_EQ(test, d.dscp2prio[63], 7);
+
+	/* what the driver says it trusts wins over the entries */
+	sroce_dcb_from_app(mask, SROCE_APPTRUST_OTHER, &d);
+	KUNIT_EXPECT_EQ(test, d.trust, SROCE_TRUST_PCP);
+	KUNIT_EXPECT_EQ(test, d.dscp2prio[10], 3);
+	memset(mask, 0, sizeof(mask));
+	sroce_dcb_from_app(mask, SROCE_APPTRUST_DSCP, &d);
+	KUNIT_EXPECT_EQ(test, d.trust, SROCE_TRUST_DSCP);
+}
+
+/* dcb-apptrust(8)'s order: the first selector is the most trusted */
+static void sroce_dcb_apptrust_order(struct kunit *test)
+{
+	static const u8 dscp_pcp[] = { IEEE_8021QAZ_APP_SEL_DSCP, DCB_APP_SEL_PCP };
+	static const u8 pcp_dscp[] = { DCB_APP_SEL_PCP, IEEE_8021QAZ_APP_SEL_DSCP };
+	static const u8 eth_dscp[] = { IEEE_8021QAZ_APP_SEL_ETHERTYPE,
+				       IEEE_8021QAZ_APP_SEL_DSCP };
+	static const u8 pcp[] = { DCB_APP_SEL_PCP };
+
+	KUNIT_EXPECT_EQ(test, sroce_dcb_apptrust_of(dscp_pcp, 2), SROCE_APPTRUST_DSCP);
+	KUNIT_EXPECT_EQ(test, sroce_dcb_apptrust_of(pcp_dscp, 2), SROCE_APPTRUST_OTHER);
+	KUNIT_EXPECT_EQ(test, sroce_dcb_apptrust_of(eth_dscp, 2), SROCE_APPTRUST_DSCP);
+	KUNIT_EXPECT_EQ(test, sroce_dcb_apptrust_of(pcp, 1), SROCE_APPTRUST_OTHER);
+	KUNIT_EXPECT_EQ(test, sroce_dcb_apptrust_of(pcp, 0), SROCE_APPTRUST_OTHER);
+}
+
 static void sroce_dcb_parse_onoff_forms(struct kunit *test)
 {
 	const char *why = NULL;
@@ -130,6 +180,8 @@ static struct kunit_case sroce_dcb_cases[] = {
 	KUNIT_CASE(sroce_dcb_classes_shared),
 	KUNIT_CASE(sroce_dcb_refused),
 	KUNIT_CASE(sroce_dcb_parse_onoff_forms),
+	KUNIT_CASE(sroce_dcb_app_dscp),
+	KUNIT_CASE(sroce_dcb_apptrust_order),
 	{}
 };
 

@@ -2,6 +2,7 @@
 /*
  * Reading the lower netdev's IEEE DCB configuration (dcb.h).
  */
+#include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/math.h>
 #include <linux/minmax.h>
@@ -66,7 +67,77 @@ int sroce_dcb_from_ieee(const struct ieee_pfc *pfc, const struct ieee_ets *ets,
 }
 
 /**
- * sroce_dcb_read - read @ndev's PFC and ETS configuration
+ * sroce_dcb_from_app - translate the DSCP entries of an application table
+ * @dscp_prio_mask: per DSCP, the priorities its entries name, a bit each
+ * @apptrust: what the driver says it trusts
+ * @out: its @trust and @dscp2prio are set
+ *
+ * A DSCP named with several priorities takes the highest of them: an
+ * application table may hold more than one entry per DSCP (IEEE 802.1Q
+ * D.2.10.3), but a packet travels on one priority.
+ */
+void sroce_dcb_from_app(const u8 dscp_prio_mask[SROCE_NUM_DSCP],
+			enum sroce_dcb_apptrust apptrust, struct sroce_dcb *out)
+{
+	bool any = false;
+	int dscp;
+
+	for (dscp = 0; dscp < SROCE_NUM_DSCP; dscp++) {
+		u8 mask = dscp_prio_mask[dscp];
+
+		any |= mask;
+		out->dscp2prio[dscp] = mask ? fls(mask) - 1 : dscp >> 3;
+	}
+	if (apptrust == SROCE_APPTRUST_UNKNOWN)
+		out->trust = any ? SROCE_TRUST_DSCP : SROCE_TRUST_PCP;
+	else
+		out->trust = apptrust == SROCE_APPTRUST_DSCP ?
+			     SROCE_TRUST_DSCP : SROCE_TRUST_PCP;
+}
+
+/**
+ * sroce_dcb_apptrust_of - read a driver's list of trusted selectors
+ * @sel: the selectors, the first the most trusted
+ * @n: how many
+ *
+ * Return: SROCE_APPTRUST_DSCP if DSCP comes before PCP (or PCP is not
+ * trusted at all), else SROCE_APPTRUST_OTHER.
+ */
+enum sroce_dcb_apptrust sroce_dcb_apptrust_of(const u8 *sel, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (sel[i] == IEEE_8021QAZ_APP_SEL_DSCP)
+			return SROCE_APPTRUST_DSCP;
+		if (sel[i] == DCB_APP_SEL_PCP)
+			break;
+	}
+	return SROCE_APPTRUST_OTHER;
+}
+
+#if IS_ENABLED(CONFIG_DCB)
+/* Context: RTNL held */
+static void sroce_dcb_read_app(struct net_device *ndev, struct sroce_dcb *out)
+{
+	const struct dcbnl_rtnl_ops *ops = ndev->dcbnl_ops;
+	enum sroce_dcb_apptrust apptrust = SROCE_APPTRUST_UNKNOWN;
+	u8 sel[IEEE_8021QAZ_APP_SEL_MAX + 1] = {};
+	struct dcb_ieee_app_dscp_map map;
+	int n = 0;
+
+	if (ops->dcbnl_getapptrust &&
+	    !ops->dcbnl_getapptrust(ndev, sel, &n) && n >= 0 &&
+	    n <= (int)ARRAY_SIZE(sel))
+		apptrust = sroce_dcb_apptrust_of(sel, n);
+	dcb_ieee_getapp_dscp_prio_mask_map(ndev, &map);
+	BUILD_BUG_ON(ARRAY_SIZE(map.map) != SROCE_NUM_DSCP);
+	sroce_dcb_from_app(map.map, apptrust, out);
+}
+#endif
+
+/**
+ * sroce_dcb_read - read @ndev's PFC, ETS and DSCP configuration
  * @ndev: the netdev
  * @out: filled on success only
  * @why: on failure, set to a reason for the log
@@ -91,8 +162,11 @@ int sroce_dcb_read(struct net_device *ndev, struct sroce_dcb *out,
 		if (!ret)
 			ret = ops->ieee_getets(ndev, &ets);
 		if (!ret)
-			return sroce_dcb_from_ieee(&pfc, &ets, out, why);
-		*why = "the netdev's driver did not report its DCB";
+			ret = sroce_dcb_from_ieee(&pfc, &ets, out, why);
+		else
+			*why = "the netdev's driver did not report its DCB";
+		if (!ret)
+			sroce_dcb_read_app(ndev, out);
 		return ret;
 	}
 #endif

@@ -153,8 +153,8 @@ bool sroce_qos_dcb_wanted(struct sroce_dev *sdev)
 }
 
 /*
- * pfc and ets are the netdev's while its DCB is followed: a write to them
- * would not last, so it is refused
+ * pfc, ets, trust and dscp2prio are the netdev's while its DCB is
+ * followed: a write to them would not last, so it is refused
  */
 static int sroce_qos_dcb_refuse(struct sroce_dev *sdev,
 				const struct sroce_qos_cfg *c, const char **why)
@@ -201,19 +201,21 @@ static void sroce_qos_take_pfc(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
 static bool sroce_qos_dcb_same(const struct sroce_qos_cfg *c,
 			       const struct sroce_dcb *d)
 {
-	return c->pfc_en == d->pfc_en &&
+	return c->pfc_en == d->pfc_en && c->trust == d->trust &&
 	       !memcmp(c->tsa, d->tsa, sizeof(c->tsa)) &&
-	       !memcmp(c->weight, d->weight, sizeof(c->weight));
+	       !memcmp(c->weight, d->weight, sizeof(c->weight)) &&
+	       !memcmp(c->dscp2prio, d->dscp2prio, sizeof(c->dscp2prio));
 }
 
 /**
  * sroce_qos_dcb_apply - put the netdev's DCB settings in force
  * @sdev: the device
- * @d: its netdev's PFC and ETS, as sroce_dcb_read() gave them
+ * @d: its netdev's PFC, ETS and DSCP map, as sroce_dcb_read() gave them
  *
- * Unless qos/dcb was turned off meanwhile.  As a write of pfc and ets
- * would: the scheduler takes the shares before they are shown, and the
- * priorities PFC is turned off for leave their pauses.  Context: process.
+ * Unless qos/dcb was turned off meanwhile.  As writes of pfc, ets, trust
+ * and dscp2prio would: the scheduler takes the shares before they are
+ * shown, and the priorities PFC is turned off for leave their pauses.
+ * Context: process.
  */
 void sroce_qos_dcb_apply(struct sroce_dev *sdev, const struct sroce_dcb *d)
 {
@@ -231,6 +233,8 @@ void sroce_qos_dcb_apply(struct sroce_dev *sdev, const struct sroce_dcb *d)
 		goto out;
 	}
 	sroce_qos_take_pfc(sdev, c, d->pfc_en);
+	c->trust = d->trust;
+	memcpy(c->dscp2prio, d->dscp2prio, sizeof(c->dscp2prio));
 	sroce_qos_replace(sdev, c);
 out:
 	mutex_unlock(&sdev->qos_lock);
@@ -282,7 +286,9 @@ static int trust_fmt(const struct sroce_qos_cfg *c, char *buf)
 static int trust_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
 		       const char *buf, const char **why)
 {
-	return sroce_qos_parse_trust(buf, &c->trust, why);
+	int ret = sroce_qos_dcb_refuse(sdev, c, why);
+
+	return ret ?: sroce_qos_parse_trust(buf, &c->trust, why);
 }
 
 SROCE_CFG_ATTR(qos, trust);
@@ -366,7 +372,9 @@ static int dscp2prio_parse(struct sroce_dev *sdev, struct sroce_qos_cfg *c,
 	u8 dscp, prio;
 	int ret;
 
-	ret = sroce_qos_parse_dscp2prio(buf, &dscp, &prio, why);
+	ret = sroce_qos_dcb_refuse(sdev, c, why);
+	if (!ret)
+		ret = sroce_qos_parse_dscp2prio(buf, &dscp, &prio, why);
 	if (!ret)
 		c->dscp2prio[dscp] = prio;
 	return ret;

@@ -13,12 +13,21 @@
  *
  * sroce schedules priorities, not traffic classes: a traffic class's ETS
  * share is split evenly among the priorities mapped to it.
+ *
+ * The DSCP entries of the netdev's application priority table (IEEE
+ * 802.1Q D.2.10.3, set with dcb-app(8)) are followed too: they are the
+ * netdev's DSCP to priority map, and a DSCP without an entry keeps the
+ * default priority, DSCP >> 3.  A netdev whose driver reports which
+ * selectors it trusts (dcb-apptrust(8)) trusts DSCP when DSCP comes before
+ * PCP in that list; for one that does not, as for a ConnectX NIC, having
+ * a DSCP entry at all means trusting DSCP.
  */
 #ifndef SROCE_DCB_H
 #define SROCE_DCB_H
 
 #include <linux/types.h>
 
+#include <sroce/qos.h>
 #include <sroce/txsched.h>
 
 #define SROCE_DCB_POLL_MS	1000
@@ -35,15 +44,32 @@ struct sroce_dev;
  * @pfc_en: bit p set if PFC is enabled for priority p
  * @tsa: per priority, enum sroce_tsa
  * @weight: per ETS priority, its share; 0 for strict ones
+ * @trust: enum sroce_trust
+ * @dscp2prio: the priority of each DSCP
  */
 struct sroce_dcb {
 	u8 pfc_en;
 	u8 tsa[SROCE_NUM_PRIO];
 	u8 weight[SROCE_NUM_PRIO];
+	u8 trust;
+	u8 dscp2prio[SROCE_NUM_DSCP];
+};
+
+/*
+ * What the netdev's driver says of the selectors it trusts: nothing (no
+ * dcbnl_getapptrust), or DSCP before PCP, or not
+ */
+enum sroce_dcb_apptrust {
+	SROCE_APPTRUST_UNKNOWN,
+	SROCE_APPTRUST_DSCP,
+	SROCE_APPTRUST_OTHER,
 };
 
 int sroce_dcb_from_ieee(const struct ieee_pfc *pfc, const struct ieee_ets *ets,
 			struct sroce_dcb *out, const char **why);
+void sroce_dcb_from_app(const u8 dscp_prio_mask[SROCE_NUM_DSCP],
+			enum sroce_dcb_apptrust apptrust, struct sroce_dcb *out);
+enum sroce_dcb_apptrust sroce_dcb_apptrust_of(const u8 *sel, int n);
 int sroce_dcb_read(struct net_device *ndev, struct sroce_dcb *out,
 		   const char **why);
 

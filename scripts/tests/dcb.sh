@@ -14,6 +14,10 @@
 #  - while they are in force, writes to pfc and ets are refused (EBUSY,
 #    a log line, nothing changed); qos/dcb takes only on and off;
 #  - on the wire, the PFC priority dcb(8) set gets priority tags;
+#  - the DSCP entries of d0's application table (dcb app) are followed:
+#    trust dscp while there are any, their priorities in dscp2prio (the
+#    rest DSCP >> 3), and on the wire a RoCEv2 packet's priority comes
+#    from its DSCP; trust and dscp2prio refuse writes meanwhile;
 #  - qos/dcb off: sroce's own settings, writable, not following; on
 #    again: the netdev's, at once; an ETS sroce cannot follow (a
 #    credit-based shaper class) or a netdev that stops reporting DCB
@@ -22,7 +26,7 @@ set -u
 # shellcheck source=scripts/tests/sroce-lib.sh
 . "$SROCE_REPO/scripts/tests/sroce-lib.sh"
 
-t_plan 24
+t_plan 32
 
 shim=/tmp/dcb_shim
 q0=/sys/class/infiniband/sroce0/ports/1/qos
@@ -94,32 +98,71 @@ t_cfg_refuse "$q0" dcb maybe "Invalid argument" "write on or off"
 
 g0=$(gid_index sroce0 "$(v4_gid 203.0.113.1)" "RoCE v2")
 g1=$(gid_index sroce1 "$(v4_gid 203.0.113.2)" "RoCE v2")
-cap=/tmp/dcb.pcap
-ip netns exec ns2 dumpcap -q -i d1 -w "$cap" 2>/tmp/dumpcap.err &
-dpid=$!
-wait_for 10 test -s "$cap"
-ip netns exec ns2 timeout 60 ib_send_bw -d sroce1 -x "$g1" -S 3 -n 50 -s 1024 -F -p 18800 \
-	>/tmp/dcb.srv 2>&1 &
-spid=$!
-wait_for 20 bash -c "ip netns exec ns2 ss -ltn | grep -q ':18800 '"
-timeout 60 ib_send_bw -d sroce0 -x "$g0" -S 3 -n 50 -s 1024 -F -p 18800 203.0.113.2 \
-	>/tmp/dcb.cli 2>&1
-rc=$?
-wait "$spid" || rc=1
-sleep 1
-kill "$dpid" 2>/dev/null
-wait "$dpid" 2>/dev/null
-# per RoCE frame sroce0 sent: its VLAN ID and PCP, empty when untagged
-tshark -r "$cap" -Y "ip.src == 203.0.113.1 && udp.dstport == 4791" -T fields \
-	-e vlan.id -e vlan.priority >/tmp/dcb.fields 2>/tmp/tshark.err
-tags=$(sort /tmp/dcb.fields | uniq -c | tr -s ' \t' ' ' | tr '\n' ';')
-n=$(wc -l </tmp/dcb.fields)
-if [ "$rc" = 0 ] && [ "$n" -ge 50 ] && ! grep -qvP '^0\t3$' /tmp/dcb.fields; then
-	t_ok "ib_send_bw on SL 3: all of sroce0's $n frames priority-tagged (VLAN 0, PCP 3)"
-else
-	t_fail "ib_send_bw on SL 3: all of sroce0's frames priority-tagged (VLAN 0, PCP 3)" \
-		"status $rc, $n frames: $tags $(tail -n 1 /tmp/dcb.cli /tmp/dcb.srv | tr "\n" " ")"
-fi
+port=18800
+# wire_tags NAME SL TCLASS DSCP: an ib_send_bw of 50 messages on SL and
+# traffic class TCLASS; every RoCE frame of sroce0's is to carry a
+# priority tag (VLAN 0) of PCP 3, and DSCP in its IP header
+wire_tags() {
+	local name=$1 sl=$2 tclass=$3 dscp=$4 cap=/tmp/dcb.pcap dpid spid rc n tags
+	local args=(-S "$sl" --tclass "$tclass" -n 50 -s 1024 -F -p "$port")
+	ip netns exec ns2 dumpcap -q -i d1 -w "$cap" 2>/tmp/dumpcap.err &
+	dpid=$!
+	wait_for 10 test -s "$cap"
+	ip netns exec ns2 timeout 60 ib_send_bw -d sroce1 -x "$g1" "${args[@]}" \
+		>/tmp/dcb.srv 2>&1 &
+	spid=$!
+	wait_for 20 bash -c "ip netns exec ns2 ss -ltn | grep -q ':$port '"
+	timeout 60 ib_send_bw -d sroce0 -x "$g0" "${args[@]}" 203.0.113.2 \
+		>/tmp/dcb.cli 2>&1
+	rc=$?
+	wait "$spid" || rc=1
+	port=$((port + 1))
+	sleep 1
+	kill "$dpid" 2>/dev/null
+	wait "$dpid" 2>/dev/null
+	# per RoCE frame sroce0 sent: its VLAN ID and PCP (empty when
+	# untagged), and its DSCP
+	tshark -r "$cap" -Y "ip.src == 203.0.113.1 && udp.dstport == 4791" -T fields \
+		-e vlan.id -e vlan.priority -e ip.dsfield.dscp >/tmp/dcb.fields 2>/tmp/tshark.err
+	rm -f "$cap"
+	tags=$(sort /tmp/dcb.fields | uniq -c | tr -s ' \t' ' ' | tr '\n' ';')
+	n=$(wc -l </tmp/dcb.fields)
+	if [ "$rc" = 0 ] && [ "$n" -ge 50 ] && ! grep -qvP "^0\t3\t$dscp\$" /tmp/dcb.fields; then
+		t_ok "$name: all of sroce0's $n frames priority-tagged (VLAN 0, PCP 3), DSCP $dscp"
+	else
+		t_fail "$name: all of sroce0's frames priority-tagged (VLAN 0, PCP 3), DSCP $dscp" \
+			"status $rc, $n frames (VLAN, PCP, DSCP): $tags $(tail -n 1 /tmp/dcb.cli /tmp/dcb.srv | tr "\n" " ")"
+	fi
+}
+wire_tags "ib_send_bw on SL 3" 3 0 0
+
+# --- the DSCP entries of d0's application table ------------------------------
+
+# dscp2prio's text: the priority of each DSCP, DSCP >> 3 but for the
+# pairs given ("10:3 46:6")
+dscp_map() {
+	local d p out=()
+	for d in $(seq 0 63); do
+		p=$((d >> 3))
+		for pair in "$@"; do
+			[ "${pair%:*}" = "$d" ] && p=${pair#*:}
+		done
+		out+=("$p")
+	done
+	(IFS=,; echo "${out[*]}")
+}
+t_sysattr "trust is d0's: pcp, with no DSCP entry in its app table" "$q0/trust" pcp
+t_cfg_refuse "$q0" trust dscp "Device or resource busy" "$busy"
+t_cfg_refuse "$q0" dscp2prio "10 3" "Device or resource busy" "$busy"
+dcb app add dev d0 dscp-prio 10:3 46:6
+t_follows "trust follows dcb app add dscp-prio: dscp" trust dscp
+t_sysattr "dscp2prio is d0's: 10 on 3, 46 on 6, the rest DSCP >> 3" "$q0/dscp2prio" \
+	"$(dscp_map 10:3 46:6)"
+# SL 0 would be priority 0, untagged: the tag says the DSCP chose
+wire_tags "ib_send_bw on SL 0, traffic class 40 (DSCP 10)" 0 40 10
+dcb app del dev d0 dscp-prio 10:3 46:6
+t_follows "dcb app del: trust pcp again" trust pcp
+t_sysattr "... and dscp2prio DSCP >> 3 again" "$q0/dscp2prio" "$(dscp_map)"
 
 # --- off, and on again -----------------------------------------------------------
 
