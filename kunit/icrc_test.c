@@ -4,7 +4,9 @@
  * incremental API must agree with the one-shot one, the variant fields must
  * not matter and every other covered bit must.
  */
+#include <crypto/hash.h>
 #include <kunit/test.h>
+#include <linux/err.h>
 #include <linux/bitops.h>
 #include <linux/crc32.h>
 #include <linux/slab.h>
@@ -452,6 +454,48 @@ static void sroce_icrc_v1_grh_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sroce_icrc_compute(SROCE_NET_ROCE_V1, buf, len), want);
 }
 
+/*
+ * The crypto API's "crc32" (crc32-pclmul where the CPU has PCLMULQDQ)
+ * must give crc32_le()'s register for every length around its folding
+ * block of 16 bytes and its own fallback below 79, at every alignment.
+ */
+static void sroce_icrc_accel_matches(struct kunit *test)
+{
+	static const unsigned int lens[] = {
+		0, 1, 15, 16, 17, 63, 64, 78, 79, 80, 127, 128, 129, 255, 256,
+		1000, 1024, 1500, 4095, 4096, 4200,
+	};
+	struct crypto_shash *tfm;
+	unsigned int i, off;
+	u32 crc;
+	u8 *buf;
+
+	tfm = crypto_alloc_shash("crc32", 0, 0);
+	if (IS_ERR(tfm))
+		kunit_skip(test, "no crc32 in the crypto API: %pe", tfm);
+	kunit_info(test, "crc32 through %s\n", crypto_shash_driver_name(tfm));
+	buf = kunit_kmalloc(test, 4200 + 16, GFP_KERNEL);
+	if (!buf) {
+		crypto_free_shash(tfm);
+		KUNIT_FAIL(test, "no memory");
+		return;
+	}
+	for (i = 0; i < 4200 + 16; i++)
+		buf[i] = (i * 131 + 7) ^ (i >> 8);
+	for (i = 0; i < ARRAY_SIZE(lens); i++)
+		for (off = 0; off < 16; off++)
+			KUNIT_EXPECT_EQ_MSG(test,
+					    sroce_icrc_shash_update(tfm, SROCE_ICRC_SEED,
+								    buf + off, lens[i]),
+					    crc32_le(SROCE_ICRC_SEED, buf + off, lens[i]),
+					    "length %u at offset %u", lens[i], off);
+	/* and a bit flipped in the middle is seen */
+	crc = sroce_icrc_shash_update(tfm, SROCE_ICRC_SEED, buf, 4200);
+	buf[2100] ^= 0x10;
+	KUNIT_EXPECT_NE(test, sroce_icrc_shash_update(tfm, SROCE_ICRC_SEED, buf, 4200), crc);
+	crypto_free_shash(tfm);
+}
+
 static struct kunit_case sroce_icrc_test_cases[] = {
 	KUNIT_CASE(sroce_icrc_seed),
 	KUNIT_CASE(sroce_icrc_cx4_cnp),
@@ -470,6 +514,7 @@ static struct kunit_case sroce_icrc_test_cases[] = {
 	KUNIT_CASE(sroce_icrc_built_ipv4),
 	KUNIT_CASE(sroce_icrc_built_ipv6),
 	KUNIT_CASE(sroce_icrc_v1_grh_fields),
+	KUNIT_CASE(sroce_icrc_accel_matches),
 	{}
 };
 

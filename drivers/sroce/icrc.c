@@ -4,7 +4,10 @@
  * copy on the stack: the packet may be shared (cloned skbs, packet sockets)
  * and must reach its consumers unmodified.
  */
+#include <crypto/hash.h>
 #include <linux/bug.h>
+#include <linux/err.h>
+#include <linux/printk.h>
 #include <linux/string.h>
 
 #include <sroce/icrc.h>
@@ -84,4 +87,101 @@ u32 sroce_icrc_compute(enum sroce_net_type t, const void *nh, unsigned int len)
 	crc = sroce_icrc_start(t, nh);
 	crc = sroce_icrc_update(crc, (const u8 *)nh + n, len - n);
 	return sroce_icrc_finish(crc);
+}
+
+struct crypto_shash *sroce_icrc_tfm __read_mostly;
+
+/**
+ * sroce_icrc_shash_update - crc32_le() through a crypto API "crc32"
+ * @tfm: the transform
+ * @crc: the running CRC, as crc32_le() takes it
+ * @p: the bytes
+ * @len: how many
+ *
+ * The state of every "crc32" shash is the crc32_le() register itself, so
+ * it is imported and exported as it stands.  Any context: shash is
+ * synchronous, and the accelerated code checks itself whether the FPU is
+ * usable, falling back to the table code when not.
+ *
+ * Return: the running CRC after @p.
+ */
+u32 sroce_icrc_shash_update(struct crypto_shash *tfm, u32 crc,
+			    const void *p, size_t len)
+{
+	SHASH_DESC_ON_STACK(desc, tfm);
+	__le32 state = cpu_to_le32(crc);
+	u32 out = crc;
+
+	desc->tfm = tfm;
+	if (!crypto_shash_import(desc, &state) &&
+	    !crypto_shash_update(desc, p, len) &&
+	    !crypto_shash_export(desc, &state))
+		out = le32_to_cpu(state);
+	else
+		out = crc32_le(crc, p, len);
+	/* nothing secret in it: no shash_desc_zero() per packet */
+	return out;
+}
+
+/*
+ * Take a "crc32" only if its state is what sroce_icrc_shash_update()
+ * assumes, and it agrees with crc32_le() on bytes that are not a multiple
+ * of 16, at an odd address.
+ */
+static bool sroce_icrc_accel_agrees(struct crypto_shash *tfm)
+{
+	u8 buf[SROCE_ICRC_ACCEL_MIN * 2 + 1];
+	unsigned int i;
+
+	if (crypto_shash_statesize(tfm) != sizeof(u32) ||
+	    crypto_shash_descsize(tfm) != sizeof(u32))
+		return false;
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = i * 7 + 3;
+	return sroce_icrc_shash_update(tfm, SROCE_ICRC_SEED, buf + 1,
+				       sizeof(buf) - 1) ==
+	       crc32_le(SROCE_ICRC_SEED, buf + 1, sizeof(buf) - 1);
+}
+
+/**
+ * sroce_icrc_accel_start - find the fastest CRC-32 the crypto API has
+ *
+ * At the first link rather than at module load: a driver built into the
+ * kernel initialises before a root file system could give the crypto API
+ * its modules.  Without one, or with one that does not agree with
+ * crc32_le(), the ICRC stays on crc32_le().
+ *
+ * Context: process, under the link mutex.
+ */
+void sroce_icrc_accel_start(void)
+{
+	struct crypto_shash *tfm;
+
+	if (sroce_icrc_tfm)
+		return;
+	tfm = crypto_alloc_shash("crc32", 0, 0);
+	if (IS_ERR(tfm)) {
+		pr_info("%s: ICRC through crc32_le: no crc32 in the crypto API (%pe)\n",
+			KBUILD_MODNAME, tfm);
+		return;
+	}
+	if (!sroce_icrc_accel_agrees(tfm)) {
+		pr_warn("%s: ICRC through crc32_le: %s disagrees with it\n",
+			KBUILD_MODNAME, crypto_shash_driver_name(tfm));
+		crypto_free_shash(tfm);
+		return;
+	}
+	pr_info("%s: ICRC through %s\n", KBUILD_MODNAME,
+		crypto_shash_driver_name(tfm));
+	WRITE_ONCE(sroce_icrc_tfm, tfm);
+}
+
+/* Context: module exit, no device left to use it */
+void sroce_icrc_accel_stop(void)
+{
+	struct crypto_shash *tfm = sroce_icrc_tfm;
+
+	WRITE_ONCE(sroce_icrc_tfm, NULL);
+	if (tfm)
+		crypto_free_shash(tfm);
 }

@@ -19,6 +19,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include <sroce/dcb.h>
+#include <sroce/icrc.h>
 #include <sroce/sroce.h>
 
 static DEFINE_MUTEX(sroce_link_mutex);
@@ -191,6 +192,7 @@ static int sroce_newlink(const char *name, struct net_device *ndev)
 	int err;
 
 	mutex_lock(&sroce_link_mutex);
+	sroce_icrc_accel_start();
 	sroce_reap_dead();
 	err = sroce_link_check(name, ndev);
 	if (err)

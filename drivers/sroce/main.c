@@ -7,6 +7,7 @@
  */
 #include <linux/module.h>
 
+#include <sroce/icrc.h>
 #include <sroce/sroce.h>
 
 static int __init sroce_init(void)
@@ -37,6 +38,7 @@ static void __exit sroce_exit(void)
 	sroce_link_exit();
 	sroce_unplug_exit();
 	sroce_net_exit();
+	sroce_icrc_accel_stop();
 }
 
 module_init(sroce_init);

@@ -10,10 +10,10 @@ set -u
 
 # netdev MTU:active IB MTU, one check each
 mtus=(1500:1024 2200:2048 4200:4096 9000:4096 1100:512)
-# The checks outside that loop, by section: identity 11, GIDs 8, port
+# The checks outside that loop, by section: identity 12, GIDs 8, port
 # state 7, refusals 7, delete and reuse 3, netdev removal 2, namespaces
 # 8, rdma_rxe 6, module unload 7.
-t_plan $((11 + 8 + 7 + ${#mtus[@]} + 7 + 3 + 2 + 8 + 6 + 7))
+t_plan $((12 + 8 + 7 + ${#mtus[@]} + 7 + 3 + 2 + 8 + 6 + 7))
 
 sroce_load
 
@@ -30,6 +30,12 @@ t_check "rdma link shows sroce0 on va" \
 	bash -c 'rdma link show sroce0/1 | grep -q "netdev va"'
 t_check "ibv_devices lists sroce0" bash -c 'ibv_devices | grep -qw sroce0'
 t_check "ibv_devinfo opens sroce0" ibv_devinfo -d sroce0
+# the first link picks the ICRC's CRC-32: the crypto API's PCLMULQDQ code
+# where the CPU has the instruction (QEMU's -cpu max does)
+icrc=$(dmesg | sed -n 's/.*rdma_sroce: ICRC through //p' | tail -n 1)
+if grep -qw pclmulqdq /proc/cpuinfo; then want=crc32-pclmul; else want=crc32_le; fi
+[ "${icrc%%:*}" = "$want" ] && t_ok "the ICRC runs through $want" ||
+	t_fail "the ICRC runs through $want" "the log says '${icrc:-nothing}'"
 
 guid=$(mac_guid "$mac_va")
 [ "$(devinfo sroce0 node_guid)" = "$guid" ] && t_ok "node_guid is the MAC's EUI-64" ||
