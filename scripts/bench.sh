@@ -1,41 +1,95 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make bench`: perftest between two guests, once with rdma_rxe on both and
-# once with sroce on both, in the same rig and run, as a table with the
-# ratio sroce/rxe.  Figures, not pass/fail: a tool that does not run on a
-# driver shows "n/a".
+# `make bench`: perftest between two guests, with rdma_rxe on both and with
+# sroce on both, in the same rig and run, as a table with the ratio
+# sroce/rxe.  Figures, not pass/fail: a tool that does not run on a driver
+# shows "n/a".
+#
+# SROCE_BENCH_ROUNDS (default 3): rounds, each one run per driver, rxe and
+# sroce taking turns so that a drift of the host's speed reaches both; a
+# cell is the median of its rounds, with the lowest and highest after it.
+# SROCE_BENCH_BASE=REV: sroce as of git revision REV too, built in a clone
+# of its own, as a column "base" and a ratio sroce/base: what a change did,
+# measured in the same run.
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
+rounds=${SROCE_BENCH_ROUNDS:-3}
+base=${SROCE_BENCH_BASE:-}
 run=$(mktemp -d /tmp/sroce-bench.XXXXXX)
 trap 'rm -rf "$run"' EXIT
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "bench: SROCE_BENCH_ROUNDS must be a count" >&2; exit 2; }
 
-declare -A val unit
-for drv in rxe sroce; do
-	echo "bench: $drv on both guests" >&2
-	bash "$repo/scripts/guest.sh" --pair --timeout 1200 \
+kinds=(rxe sroce)
+if [ -n "$base" ]; then
+	rev=$(git -C "$repo" rev-parse --verify --quiet "$base^{commit}") ||
+		{ echo "bench: no revision '$base'" >&2; exit 2; }
+	echo "bench: building sroce as of ${rev:0:12} for the base column" >&2
+	if ! { git clone -q "$repo" "$run/base" && git -C "$run/base" checkout -q "$rev" &&
+		make -s -C "$run/base" modules; } >"$run/base-build.log" 2>&1; then
+		cat "$run/base-build.log" >&2
+		echo "bench: the base did not build" >&2
+		exit 1
+	fi
+	kinds+=(base)
+fi
+
+# one run: KIND's figures, "name value unit" a line, into $run/KIND.ROUND
+bench_run() {
+	local kind=$1 round=$2 drv=$1 tree=$repo log
+	[ "$kind" = base ] && drv=sroce tree=$run/base
+	log=$run/$kind.$round.log
+	echo "bench: round $round of $rounds, $kind on both guests" >&2
+	if ! bash "$tree/scripts/guest.sh" --pair --timeout 1200 \
 		--env SROCE_BENCH_DRV="$drv" \
-		"$repo/scripts/tests/perftest.sh" >"$run/$drv.log" 2>&1 ||
-		echo "bench: the $drv run failed (log kept below)" >&2
+		"$tree/scripts/tests/perftest.sh" >"$log" 2>&1; then
+		echo "bench: the $kind run of round $round failed; its last lines:" >&2
+		tail -n 5 "$log" >&2
+	fi
 	# guest a hands its results over on the console
-	sed -n "s/^\[a\] BENCH $drv //p" "$run/$drv.log" >"$run/$drv.txt"
-	while read -r name v u; do
-		val[$drv.$name]=$v
-		[ "$u" = - ] || unit[$name]=$u
-	done <"$run/$drv.txt"
+	sed -n "s/^\[a\] BENCH $drv //p" "$log" >"$run/$kind.$round"
+}
+
+for round in $(seq "$rounds"); do
+	for kind in "${kinds[@]}"; do
+		bench_run "$kind" "$round"
+	done
 done
 
-printf '\n%-20s %12s %12s %8s\n' test rxe sroce sroce/rxe
+# cell KIND NAME: "median min max" over the rounds that gave a figure
+cell() {
+	cat "$run/$1".[0-9]* 2>/dev/null | awk -v n="$2" '$1 == n && $2 ~ /^[0-9.]+$/ { print $2 }' |
+		sort -g | awk '{ v[NR] = $1 }
+		END { if (!NR) { print "n/a"; exit }
+			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "%.2f %.2f %.2f %d\n", m, v[1], v[NR], NR }'
+}
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0)
+		printf "%.2f", a / b; else print "n/a" }'
+}
+show() {
+	[ "$1" = n/a ] && { echo n/a; return; }
+	read -r m lo hi k <<<"$1"
+	echo "$m [$lo-$hi]/$k"
+}
+
+units=$(cat "$run"/*.[0-9]* 2>/dev/null | awk '$3 != "-" { u[$1] = $3 } END { for (n in u) print n, u[n] }')
+hdr=$(printf '%-18s %-24s %-24s %7s' test rxe sroce sroce/rxe)
+[ -n "$base" ] && hdr+=$(printf ' %-24s %10s' "base ${rev:0:12}" sroce/base)
+printf '\n%s\n' "$hdr"
 for name in write_bw_64k_1qp write_bw_64k_4qp send_bw_64k read_bw_64k \
 	    write_lat_2b send_lat_2b; do
-	r=${val[rxe.$name]:-n/a}
-	s=${val[sroce.$name]:-n/a}
-	u=${unit[$name]:-}
-	ratio=n/a
-	if [[ $r =~ ^[0-9.]+$ && $s =~ ^[0-9.]+$ ]]; then
-		ratio=$(awk -v r="$r" -v s="$s" 'BEGIN { if (r > 0) printf "%.2f", s / r; else print "n/a" }')
+	r=$(cell rxe "$name")
+	s=$(cell sroce "$name")
+	line=$(printf '%-18s %-24s %-24s %7s' "$name" "$(show "$r")" "$(show "$s")" \
+		"$(ratio "${s%% *}" "${r%% *}")")
+	if [ -n "$base" ]; then
+		b=$(cell base "$name")
+		line+=$(printf ' %-24s %10s' "$(show "$b")" "$(ratio "${s%% *}" "${b%% *}")")
 	fi
-	printf '%-20s %12s %12s %8s  %s\n' "$name" "$r" "$s" "$ratio" "$u"
+	printf '%s  %s\n' "$line" "$(awk -v n="$name" '$1 == n { print $2 }' <<<"$units")"
 done
-echo "(bandwidth in MB/s, higher is better; latency t_typical in us, lower is better)"
+echo "(median [lowest-highest]/runs with a figure; ratios of the medians;"
+echo " bandwidth in MB/s, higher is better; latency t_typical in us, lower is better)"
