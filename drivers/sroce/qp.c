@@ -125,31 +125,29 @@ static enum ib_mtu sroce_port_mtu(struct sroce_dev *sdev)
  * @sdev: the device
  * @qpn: destination QPN of the packet
  *
- * The reference is taken under the table lock, not under RCU alone:
- * ib_core frees a QP as soon as destroy_qp returns, without a grace
- * period, and a grace period per destroy_qp would make tearing down many
- * QPs slow.  Once destroy_qp has erased the entry, no lookup can still be
- * about to touch the QP.  The lock is IRQ-safe for callers that hold
- * IRQ-safe locks.  Any context.
+ * Under RCU, with no lock of the device: the table holds a struct
+ * sroce_qp_ref, freed a grace period after destroy_qp erased it, and
+ * destroy_qp returns only once every reference taken here is put.  Any
+ * context.
  *
  * Return: the QP with a reference (sroce_qp_put()), or NULL.
  */
 struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn)
 {
-	unsigned long flags;
-	struct sroce_qp *qp;
+	struct sroce_qp *qp = NULL;
+	struct sroce_qp_ref *ref;
 
-	xa_lock_irqsave(&sdev->qps, flags);
-	qp = xa_load(&sdev->qps, qpn);
-	if (qp && !refcount_inc_not_zero(&qp->ref))
-		qp = NULL;
-	xa_unlock_irqrestore(&sdev->qps, flags);
+	rcu_read_lock();
+	ref = xa_load(&sdev->qps, qpn);
+	if (ref && refcount_inc_not_zero(&ref->count))
+		qp = ref->qp;
+	rcu_read_unlock();
 	return qp;
 }
 
 void sroce_qp_put(struct sroce_qp *qp)
 {
-	if (refcount_dec_and_test(&qp->ref))
+	if (refcount_dec_and_test(&qp->ref->count))
 		complete(&qp->done);
 }
 
@@ -979,12 +977,14 @@ void sroce_qp_error(struct sroce_qp *qp, bool event)
  */
 void sroce_qps_flush_user(struct sroce_dev *sdev)
 {
+	struct sroce_qp_ref *ref;
 	unsigned long index;
 	struct sroce_qp *qp;
 
 	xa_lock_irq(&sdev->qps);
-	xa_for_each(&sdev->qps, index, qp) {
-		if (!qp->user || !refcount_inc_not_zero(&qp->ref))
+	xa_for_each(&sdev->qps, index, ref) {
+		qp = ref->qp;
+		if (!qp->user || !refcount_inc_not_zero(&ref->count))
 			continue;
 		xa_unlock_irq(&sdev->qps);
 		sroce_qp_error(qp, false);
@@ -1174,7 +1174,6 @@ static void sroce_qp_init_fields(struct sroce_qp *qp,
 	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->block_mcast_lb = !!(init->create_flags &
 				IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK);
-	refcount_set(&qp->ref, 1);
 	init_completion(&qp->done);
 	spin_lock_init(&qp->sq_lock);
 	spin_lock_init(&qp->resp.lock);
@@ -1223,10 +1222,17 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		goto uncount;
 	}
 
+	qp->ref = kmalloc(sizeof(*qp->ref), GFP_KERNEL);
+	if (!qp->ref) {
+		err = -ENOMEM;
+		goto uncount;
+	}
+	refcount_set(&qp->ref->count, 1);
+	qp->ref->qp = qp;
 	sroce_qp_init_fields(qp, init, udata);
 	err = sroce_qpn_reserve(sdev, init->qp_type, &qpn);
 	if (err)
-		goto uncount;
+		goto free_ref;
 	ibqp->qp_num = qpn;
 	qp->tx_flow = sroce_tx_flow_pick(sdev);
 
@@ -1247,7 +1253,7 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = sroce_resp_init(qp);
 	/* the QP is complete: received packets may find it from now on */
 	if (!err)
-		err = xa_err(xa_store_irq(&sdev->qps, qpn, qp, GFP_KERNEL));
+		err = xa_err(xa_store_irq(&sdev->qps, qpn, qp->ref, GFP_KERNEL));
 	if (err) {
 		qp->dead = true;
 		sroce_qp_transport_stop(qp);
@@ -1259,6 +1265,9 @@ free_queues:
 	sroce_qp_free_queues(qp);
 unreserve:
 	xa_erase_irq(&sdev->qps, qpn);
+free_ref:
+	/* never published: no lookup has seen it */
+	kfree(qp->ref);
 uncount:
 	atomic_dec(&sdev->num_qp);
 	return err;
@@ -1287,13 +1296,14 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		sroce_mcast_detach_qp(qp);
 
 	/*
-	 * Lookups take their reference under the table lock: once the entry
-	 * is gone, only the packets being processed hold the QP.  Wait for
-	 * them to let go.
+	 * Once the entry is gone, a lookup finds nothing, or an entry whose
+	 * count it cannot raise from zero; the packets being processed hold
+	 * the QP.  Wait for them to let go.
 	 */
 	xa_erase_irq(&sdev->qps, ibqp->qp_num);
 	sroce_qp_put(qp);
 	wait_for_completion(&qp->done);
+	kfree_rcu(qp->ref, rcu);
 
 	sroce_qp_transport_stop(qp);
 	sroce_sq_release_all(qp);

@@ -412,6 +412,24 @@ struct sroce_resp {
 };
 
 /**
+ * struct sroce_qp_ref - what the QPN table holds for a QP
+ * @count: the QP's references (struct sroce_qp's @ref)
+ * @qp: the QP, valid while @count is not zero
+ * @rcu: frees this after a grace period
+ *
+ * A received packet finds its QP under RCU alone.  ib_core frees a QP as
+ * soon as destroy_qp returns, without a grace period, so the table holds
+ * this small object instead, which outlives its QP by one: a lookup that
+ * loaded it before destroy_qp erased it may still read @count, and finds
+ * it zero.
+ */
+struct sroce_qp_ref {
+	refcount_t count;
+	struct sroce_qp *qp;
+	struct rcu_head rcu;
+};
+
+/**
  * struct sroce_qp - a queue pair
  * @ibqp: ib_core's part (first)
  * @sdev: the device
@@ -424,7 +442,8 @@ struct sroce_resp {
  * @sig_all: every send WQE completes (IB_SIGNAL_ALL_WR)
  * @block_mcast_lb: UD only: its multicasts are not looped back to itself
  *	(IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK)
- * @ref: one for the QPN table plus one per sroce_qp_get()
+ * @ref: the QP's entry in the QPN table, and its references: one for the
+ *	table plus one per sroce_qp_get()
  * @done: completed when the last reference goes
  * @dead: destroy_qp has begun: no new work is started
  * @state: IB_QPS_*; see the locking rules
@@ -483,7 +502,7 @@ struct sroce_qp {
 	bool user;
 	bool sig_all;
 	bool block_mcast_lb;
-	refcount_t ref;
+	struct sroce_qp_ref *ref;
 	struct completion done;
 	bool dead;
 
