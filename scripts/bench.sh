@@ -39,7 +39,7 @@ fi
 bench_run() {
 	local kind=$1 round=$2 drv=$1 tree=$repo log
 	[ "$kind" = base ] && drv=sroce tree=$run/base
-	log=$run/$kind.$round.log
+	log=$run/log.$kind.$round
 	echo "bench: round $round of $rounds, $kind on both guests" >&2
 	if ! bash "$tree/scripts/guest.sh" --pair --timeout 1200 \
 		--env SROCE_BENCH_DRV="$drv" \
@@ -76,19 +76,20 @@ show() {
 	echo "$m [$lo-$hi]/$k"
 }
 
-units=$(cat "$run"/*.[0-9]* 2>/dev/null | awk '$3 != "-" { u[$1] = $3 } END { for (n in u) print n, u[n] }')
-hdr=$(printf '%-18s %-24s %-24s %7s' test rxe sroce sroce/rxe)
-[ -n "$base" ] && hdr+=$(printf ' %-24s %10s' "base ${rev:0:12}" sroce/base)
+units=$(cat "$run"/{rxe,sroce,base}.[0-9]* 2>/dev/null | awk '$3 != "-" { u[$1] = $3 } END { for (n in u) print n, u[n] }')
+hdr=$(printf '%-24s %-26s %-26s %9s' test rxe sroce sroce/rxe)
+[ -n "$base" ] && hdr+=$(printf ' %-26s %10s' "base ${rev:0:12}" sroce/base)
 printf '\n%s\n' "$hdr"
-for name in write_bw_64k_1qp write_bw_64k_4qp send_bw_64k read_bw_64k \
-	    write_lat_2b send_lat_2b; do
+# the rows in the order perftest.sh ran them
+names=$(cat "$run"/{rxe,sroce,base}.[0-9]* 2>/dev/null | awk '!seen[$1]++ { print $1 }')
+for name in $names; do
 	r=$(cell rxe "$name")
 	s=$(cell sroce "$name")
-	line=$(printf '%-18s %-24s %-24s %7s' "$name" "$(show "$r")" "$(show "$s")" \
+	line=$(printf '%-24s %-26s %-26s %9s' "$name" "$(show "$r")" "$(show "$s")" \
 		"$(ratio "${s%% *}" "${r%% *}")")
 	if [ -n "$base" ]; then
 		b=$(cell base "$name")
-		line+=$(printf ' %-24s %10s' "$(show "$b")" "$(ratio "${s%% *}" "${b%% *}")")
+		line+=$(printf ' %-26s %10s' "$(show "$b")" "$(ratio "${s%% *}" "${b%% *}")")
 	fi
 	printf '%s  %s\n' "$line" "$(awk -v n="$name" '$1 == n { print $2 }' <<<"$units")"
 done

@@ -63,12 +63,53 @@ bench() {
 	barrier "done$n" || return 1
 }
 
-bench write_bw_64k_1qp ib_write_bw -s 65536 -n "$iters"
-bench write_bw_64k_4qp ib_write_bw -s 65536 -n "$iters" -q 4
-bench send_bw_64k ib_send_bw -s 65536 -n "$iters"
-bench read_bw_64k ib_read_bw -s 65536 -n "$iters"
-bench write_lat_2b ib_write_lat -s 2 -n "$iters"
-bench send_lat_2b ib_send_lat -s 2 -n "$iters"
+# tcp NAME STREAMS: iperf3 over the same wire, the receiver's MB/s
+tcp() {
+	local name=$1 streams=$2 log=/tmp/$1.log
+	n=$((n + 1))
+	if [ "$SROCE_ROLE" = b ]; then
+		timeout 120 iperf3 -s -1 -p 5301 >/tmp/iperf3-server.log 2>&1 &
+		barrier "srv$n" || return 1
+		wait $!
+		barrier "done$n" || return 1
+		return 0
+	fi
+	barrier "srv$n" || return 1
+	if retry 10 timeout 120 iperf3 -c "$SROCE_PEER_IP4" -p 5301 -t "$secs" \
+		-P "$streams" -f M >"$log" 2>&1; then
+		# the receiver's line of the sum (of the one stream without -P)
+		awk -v n="$name" '/receiver/ { v = $(NF - 2) } END { if (v != "") print n, v, "MB/s" }' \
+			"$log" >>"$out"
+	else
+		log "$name failed: $(tail -n 3 "$log")"
+		echo "$name n/a -" >>"$out"
+	fi
+	barrier "done$n" || return 1
+}
+
+# SROCE_BENCH_SECS: the length of the QP-count and TCP rows (duration
+# mode: 256 QPs of 1000 iterations each would take minutes)
+secs=${SROCE_BENCH_SECS:-5}
+for op in write send read; do
+	for size in 4k:4096 64k:65536; do
+		bench "${op}_bw_${size%:*}_1qp" "ib_${op}_bw" -s "${size#*:}" -n "$iters"
+		bench "${op}_bw_${size%:*}_4qp" "ib_${op}_bw" -s "${size#*:}" -n "$iters" -q 4
+	done
+done
+for op in write send; do
+	bench "${op}_lat_2b" "ib_${op}_lat" -s 2 -n "$iters"
+	bench "${op}_lat_4k" "ib_${op}_lat" -s 4096 -n "$iters"
+done
+# how the aggregate holds as QPs are added.  perftest sizes its CQ as
+# tx-depth times QPs: at its default depth of 128, 256 QPs would need
+# 32768 entries, one more than either driver's max_cqe
+for q in 1 16 256; do
+	bench "write_bw_64k_${q}qp_${secs}s" ib_write_bw -s 65536 -D "$secs" -q "$q" -t 64
+done
+# TCP on the same wire, once per driver run: a drift of the host between
+# the runs shows in it too
+tcp tcp_1stream 1
+tcp tcp_4streams 4
 
 [ "$SROCE_ROLE" = b ] || sed "s/^/BENCH $drv /" "$out"
 rdma link delete "$dev"
