@@ -86,7 +86,8 @@ void sroce_dcb_from_app(const u8 dscp_prio_mask[SROCE_NUM_DSCP],
 		u8 mask = dscp_prio_mask[dscp];
 
 		any |= mask;
-		out->dscp2prio[dscp] = mask ? fls(mask) - 1 : dscp >> 3;
+		out->dscp2prio[dscp] = mask ? fls(mask) - 1 :
+				       sroce_qos_dscp_default_prio(dscp);
 	}
 	if (apptrust == SROCE_APPTRUST_UNKNOWN)
 		out->trust = any ? SROCE_TRUST_DSCP : SROCE_TRUST_PCP;

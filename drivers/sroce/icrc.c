@@ -90,6 +90,8 @@ u32 sroce_icrc_compute(enum sroce_net_type t, const void *nh, unsigned int len)
 }
 
 struct crypto_shash *sroce_icrc_tfm __read_mostly;
+/* sroce_icrc_accel_start() looked, found or not: it looks once per load */
+static bool sroce_icrc_looked;
 
 /**
  * sroce_icrc_shash_update - crc32_le() through a crypto API "crc32"
@@ -110,17 +112,14 @@ u32 sroce_icrc_shash_update(struct crypto_shash *tfm, u32 crc,
 {
 	SHASH_DESC_ON_STACK(desc, tfm);
 	__le32 state = cpu_to_le32(crc);
-	u32 out = crc;
 
 	desc->tfm = tfm;
+	/* nothing secret in it: no shash_desc_zero() per packet */
 	if (!crypto_shash_import(desc, &state) &&
 	    !crypto_shash_update(desc, p, len) &&
 	    !crypto_shash_export(desc, &state))
-		out = le32_to_cpu(state);
-	else
-		out = crc32_le(crc, p, len);
-	/* nothing secret in it: no shash_desc_zero() per packet */
-	return out;
+		return le32_to_cpu(state);
+	return crc32_le(crc, p, len);
 }
 
 /*
@@ -149,7 +148,8 @@ static bool sroce_icrc_accel_agrees(struct crypto_shash *tfm)
  * At the first link rather than at module load: a driver built into the
  * kernel initialises before a root file system could give the crypto API
  * its modules.  Without one, or with one that does not agree with
- * crc32_le(), the ICRC stays on crc32_le().
+ * crc32_le(), the ICRC stays on crc32_le(), and later links do not look
+ * again.
  *
  * Context: process, under the link mutex.
  */
@@ -157,8 +157,9 @@ void sroce_icrc_accel_start(void)
 {
 	struct crypto_shash *tfm;
 
-	if (sroce_icrc_tfm)
+	if (sroce_icrc_looked)
 		return;
+	sroce_icrc_looked = true;
 	tfm = crypto_alloc_shash("crc32", 0, 0);
 	if (IS_ERR(tfm)) {
 		pr_info("%s: ICRC through crc32_le: no crc32 in the crypto API (%pe)\n",

@@ -18,7 +18,7 @@ void sroce_qos_cfg_default(struct sroce_qos_cfg *c)
 	memset(c, 0, sizeof(*c));
 	c->trust = SROCE_TRUST_PCP;
 	for (i = 0; i < SROCE_NUM_DSCP; i++)
-		c->dscp2prio[i] = i >> 3;
+		c->dscp2prio[i] = sroce_qos_dscp_default_prio(i);
 	/* equal shares, as near as whole percents allow */
 	for (i = 0; i < SROCE_NUM_PRIO; i++) {
 		c->tsa[i] = SROCE_TSA_ETS;

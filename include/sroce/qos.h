@@ -32,6 +32,15 @@
 
 #define SROCE_NUM_DSCP		64
 
+/*
+ * A DSCP's priority when nothing maps it: its class selector bits (RFC
+ * 2474 4.2.2), as a RoCE NIC has it by default
+ */
+static inline u8 sroce_qos_dscp_default_prio(u8 dscp)
+{
+	return dscp >> 3;
+}
+
 enum sroce_trust {
 	SROCE_TRUST_PCP,
 	SROCE_TRUST_DSCP,
