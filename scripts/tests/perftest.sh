@@ -33,29 +33,41 @@ gidx=$(gid_index "$dev" "$gid" "RoCE v2") || fail "no GID index"
 out=/tmp/bench.$drv
 : >"$out"
 
-# bench NAME TOOL ARGS...: one measurement; a failing tool records "n/a".
+# figure NAME TOOL LOG: the "NAME value unit" line of TOOL's output
+figure() {
+	local name=$1 tool=$2 log=$3
+	case $tool in
+	*_bw)	# bytes iterations peak average msgrate
+		awk -v n="$name" '$1 ~ /^[0-9]+$/ && NF >= 5 { print n, $4, "MB/s" }' "$log" ;;
+	*_lat)	# bytes iterations min max typical ...
+		awk -v n="$name" '$1 ~ /^[0-9]+$/ && NF >= 5 { print n, $5, "us" }' "$log" ;;
+	iperf3)	# the receiver's line of the sum (of the one stream without -P)
+		awk -v n="$name" '/receiver/ { v = $(NF - 2) } END { if (v != "") print n, v, "MB/s" }' "$log" ;;
+	esac | tail -n 1
+}
+
+# measure NAME SERVER... -- CLIENT...: one measurement, SERVER on b and
+# CLIENT on a once b listens; a failing client records "n/a".
 n=0
-bench() {
-	local name=$1 tool=$2 log
-	shift 2
+measure() {
+	local name=$1 srv=() log=/tmp/$1.log
+	shift
+	while [ "$1" != -- ]; do
+		srv+=("$1")
+		shift
+	done
+	shift
 	n=$((n + 1))
 	if [ "$SROCE_ROLE" = b ]; then
-		timeout 300 "$tool" -d "$dev" -x "$gidx" -F "$@" >/tmp/server.log 2>&1 &
+		timeout 300 "${srv[@]}" >/tmp/server.log 2>&1 &
 		barrier "srv$n" || return 1
 		wait $! || log "$name: server failed: $(tail -n 3 /tmp/server.log)"
 		barrier "done$n" || return 1
 		return 0
 	fi
 	barrier "srv$n" || return 1
-	log=/tmp/$name.log
-	if retry 10 timeout 300 "$tool" -d "$dev" -x "$gidx" -F "$@" \
-		"$SROCE_PEER_IP4" >"$log" 2>&1; then
-		case $tool in
-		*_bw)	# bytes iterations peak average msgrate
-			awk -v n="$name" '$1 ~ /^[0-9]+$/ && NF >= 5 { print n, $4, "MB/s" }' "$log" ;;
-		*_lat)	# bytes iterations min max typical ...
-			awk -v n="$name" '$1 ~ /^[0-9]+$/ && NF >= 5 { print n, $5, "us" }' "$log" ;;
-		esac | tail -n 1 >>"$out"
+	if retry 10 timeout 300 "$@" >"$log" 2>&1; then
+		figure "$name" "$1" "$log" >>"$out"
 	else
 		log "$name failed: $(tail -n 3 "$log")"
 		echo "$name n/a -" >>"$out"
@@ -63,28 +75,18 @@ bench() {
 	barrier "done$n" || return 1
 }
 
+# bench NAME TOOL ARGS...: perftest's TOOL, the same ARGS on both sides
+bench() {
+	local name=$1 tool=$2
+	shift 2
+	measure "$name" "$tool" -d "$dev" -x "$gidx" -F "$@" -- \
+		"$tool" -d "$dev" -x "$gidx" -F "$@" "$SROCE_PEER_IP4"
+}
+
 # tcp NAME STREAMS: iperf3 over the same wire, the receiver's MB/s
 tcp() {
-	local name=$1 streams=$2 log=/tmp/$1.log
-	n=$((n + 1))
-	if [ "$SROCE_ROLE" = b ]; then
-		timeout 120 iperf3 -s -1 -p 5301 >/tmp/iperf3-server.log 2>&1 &
-		barrier "srv$n" || return 1
-		wait $!
-		barrier "done$n" || return 1
-		return 0
-	fi
-	barrier "srv$n" || return 1
-	if retry 10 timeout 120 iperf3 -c "$SROCE_PEER_IP4" -p 5301 -t "$secs" \
-		-P "$streams" -f M >"$log" 2>&1; then
-		# the receiver's line of the sum (of the one stream without -P)
-		awk -v n="$name" '/receiver/ { v = $(NF - 2) } END { if (v != "") print n, v, "MB/s" }' \
-			"$log" >>"$out"
-	else
-		log "$name failed: $(tail -n 3 "$log")"
-		echo "$name n/a -" >>"$out"
-	fi
-	barrier "done$n" || return 1
+	measure "$1" iperf3 -s -1 -p 5301 -- \
+		iperf3 -c "$SROCE_PEER_IP4" -p 5301 -t "$secs" -P "$2" -f M
 }
 
 # SROCE_BENCH_SECS: the length of the QP-count and TCP rows (duration
