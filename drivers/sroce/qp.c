@@ -30,6 +30,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <rdma/ib_addr.h>
@@ -1070,11 +1071,17 @@ static int sroce_qp_init_swqe(struct sroce_qp *qp)
 	size_t tail = max_t(size_t, qp->max_send_sge * sizeof(struct ib_sge),
 			    qp->max_inline);
 	struct sroce_swqe *wqe;
+	size_t size;
 	u32 i;
 
 	qp->swqe_stride = ALIGN(sizeof(struct sroce_swqe) + tail,
 				__alignof__(struct sroce_swqe));
-	qp->swqe = kvcalloc(qp->sq_mask + 1, qp->swqe_stride, GFP_KERNEL);
+	size = array_size(qp->sq_mask + 1, qp->swqe_stride);
+	/*
+	 * kmalloc() rounds a size above a page up to a power of two of pages:
+	 * perftest's 128-WR SQ (256 slots, 40 KiB) would take 64.
+	 */
+	qp->swqe = size > PAGE_SIZE ? vzalloc(size) : kzalloc(size, GFP_KERNEL);
 	if (!qp->swqe)
 		return -ENOMEM;
 	for (i = 0; i <= qp->sq_mask; i++) {
