@@ -6,7 +6,7 @@
 KVER ?= $(shell find /lib/modules -maxdepth 1 -name '6.12.*-amd64' -printf '%f\n' 2>/dev/null | sort -V | tail -n 1)
 KDIR ?= /lib/modules/$(KVER)/build
 
-.PHONY: all modules deps kunit vmtest check check-long demo bench clean style deb
+.PHONY: all modules deps kunit vmtest check check-long demo bench profile clean style deb
 
 all: modules
 
@@ -34,6 +34,10 @@ demo: deps modules
 
 bench: deps modules
 	bash scripts/bench.sh
+
+# where the CPU goes in both guests during ib_write_bw (scripts/profile.sh)
+profile: deps modules
+	bash scripts/profile.sh
 
 style:
 	bash scripts/style.sh

@@ -22,7 +22,7 @@ BASE_PKGS="build-essential bc bison flex libelf-dev libssl-dev dwarves kmod cpio
 	zstd xz-utils rsync python3 ccache sparse qemu-system-x86 busybox-static
 	rdma-core ibverbs-utils ibverbs-providers libibverbs-dev librdmacm-dev
 	perftest rdmacm-utils infiniband-diags iproute2 tshark ethtool iputils-ping
-	procps util-linux nvme-cli fio trace-cmd dkms iperf3"
+	procps util-linux nvme-cli fio trace-cmd dkms iperf3 linux-perf"
 
 # NFS over RDMA (scripts/tests/nfs-pair.sh) needs nfsd's userspace in the
 # guests, but installed here it would start nfsd and rpcbind on the host.
