@@ -26,6 +26,7 @@
 #include <sroce/qp.h>
 #include <sroce/sroce.h>
 #include <sroce/stats.h>
+#include <sroce/txzc.h>
 
 /* Wait before trying again after sroce_tx_alloc() found no memory */
 #define SROCE_REQ_NOMEM_DELAY	msecs_to_jiffies(1)
@@ -589,8 +590,87 @@ static u32 req_dest_qpn(const struct sroce_qp *qp, const struct sroce_swqe *wqe)
  * Fill the transport part of a packet: BTH, extended headers, payload and
  * pad.  Returns 0 or the IB_WC_* status the WQE fails with.
  */
+/*
+ * Attach @len bytes of @wqe's message from @offset to @skb as fragments of
+ * the MRs' pages, as sroce_wqe_copy() would copy them.  Any failure (a bad
+ * lkey, a page the stack must not hold, too many pieces) sends the caller
+ * back to copying, which finds a bad lkey again and completes the WQE
+ * with its error.
+ */
+static int req_attach_payload(struct sroce_qp *qp,
+			      const struct sroce_swqe *wqe, u32 offset,
+			      u32 len, struct sk_buff *skb,
+			      struct sroce_mr **mrp)
+{
+	u32 nsge = min(wqe->num_sge, qp->max_send_sge);
+	u32 i, n, off, chunk;
+	struct sroce_mr *mr;
+	struct page *page;
+	u64 iova;
+	int err;
+
+	for (i = 0; i < nsge && len; i++) {
+		const struct ib_sge *sge = &wqe->sge[i];
+
+		if (offset >= sge->length) {
+			offset -= sge->length;
+			continue;
+		}
+		n = min(len, sge->length - offset);
+		mr = req_sge_mr(qp, sge->lkey, 0, mrp);
+		if (check_add_overflow(sge->addr, (u64)offset, &iova) || !mr ||
+		    sroce_mr_check_range(mr, iova, n))
+			return -EFAULT;
+		len -= n;
+		while (n) {
+			page = sroce_mr_page(mr, iova, &off);
+			if (!page)
+				return -EFAULT;
+			chunk = min_t(u32, n, PAGE_SIZE - off);
+			err = sroce_tx_add_page(skb, page, off, chunk);
+			if (err)
+				return err;
+			iova += chunk;
+			n -= chunk;
+		}
+		offset = 0;
+	}
+	return len ? -EFAULT : 0;
+}
+
+/*
+ * A packet whose payload stays in the MR's pages (txzc.h), or NULL to
+ * copy it: an inline or short payload, a netdev without scatter-gather,
+ * or memory that cannot be attached.
+ */
+static struct sk_buff *req_alloc_zc(struct sroce_qp *qp,
+				    const struct sroce_swqe *wqe,
+				    const struct req_pkt *p,
+				    const struct sroce_av *av, u16 sport,
+				    void **bth, struct req_run *run)
+{
+	u32 pad = sroce_padcnt(p->len);
+	struct sk_buff *skb;
+
+	if (p->len < SROCE_TXZC_MIN || (wqe->send_flags & IB_SEND_INLINE) ||
+	    !sroce_txzc_possible(qp->sdev))
+		return NULL;
+	skb = sroce_tx_alloc_frags(qp->sdev, av, sport,
+				   sroce_opcode_info(p->opcode)->hdr_len +
+				   p->len + pad, p->len + pad, bth);
+	if (!skb)
+		return NULL;
+	if (req_attach_payload(qp, wqe, p->offset, p->len, skb, &run->mr) ||
+	    sroce_tx_add_trailer(skb, pad)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	return skb;
+}
+
+/* Fill the headers at @bth, and the payload unless it is attached (@zc) */
 static int req_build_packet(struct sroce_qp *qp, const struct sroce_swqe *wqe,
-			    const struct req_pkt *p, u8 *bth,
+			    const struct req_pkt *p, u8 *bth, bool zc,
 			    struct req_run *run)
 {
 	const struct sroce_opcode_info *info = sroce_opcode_info(p->opcode);
@@ -608,6 +688,8 @@ static int req_build_packet(struct sroce_qp *qp, const struct sroce_swqe *wqe,
 	sroce_bth_set_ackreq(bth, p->ackreq);
 	sroce_bth_set_padcnt(bth, pad);
 	req_fill_ext_headers(qp, wqe, p, bth);
+	if (zc)
+		return 0;
 
 	err = sroce_wqe_copy(qp, wqe, p->offset, payload, p->len, false,
 			     &run->mr);
@@ -691,6 +773,7 @@ static enum req_step req_send_packet(struct sroce_qp *qp,
 	void *bth;
 	unsigned int wire_len;
 	u16 sport;
+	bool zc;
 	int ret;
 
 	/* a QP that CNPs slowed down waits for its rate (rp.h) */
@@ -700,15 +783,21 @@ static enum req_step req_send_packet(struct sroce_qp *qp,
 		return req_drop_ud(qp, wqe, run);
 
 	req_plan(qp, wqe, &p);
-	tp_len = sroce_opcode_info(p.opcode)->hdr_len + p.len +
-		 sroce_padcnt(p.len);
 	av = req_dest(qp, wqe, &sport);
-	skb = sroce_tx_alloc(qp->sdev, av, sport, tp_len, &bth);
+	skb = req_alloc_zc(qp, wqe, &p, av, sport, &bth, run);
+	zc = !!skb;
+	if (!zc) {
+		tp_len = sroce_opcode_info(p.opcode)->hdr_len + p.len +
+			 sroce_padcnt(p.len);
+		skb = sroce_tx_alloc(qp->sdev, av, sport, tp_len, &bth);
+	}
 	if (!skb) {
 		run->nomem = true;
 		return REQ_STOP;
 	}
-	ret = req_build_packet(qp, wqe, &p, bth, run);
+	ret = req_build_packet(qp, wqe, &p, bth, zc, run);
+	if (zc && !ret)
+		sroce_stats_inc(qp->sdev, SROCE_CNT_TX_ZEROCOPY);
 	if (ret) {
 		kfree_skb(skb);
 		req_mark_sent(wqe, ret, run);

@@ -69,6 +69,7 @@
 #include <sroce/sroce.h>
 #include <sroce/trace.h>
 #include <sroce/txsched.h>
+#include <sroce/txzc.h>
 
 /*
  * FIFOs of a priority, chosen by the sending QP's number: QPs that share
@@ -278,6 +279,61 @@ static void sroce_tx_steer(struct sk_buff *skb, const struct sroce_av *av,
 #endif
 }
 
+/*
+ * The packet of sroce_tx_alloc_class(), of which the last @frag_len bytes
+ * of the transport part (payload and pad) and the ICRC are left for the
+ * caller to attach as fragments (txzc.h); 0 for a linear packet.
+ */
+static struct sk_buff *sroce_tx_alloc_skb(struct sroce_dev *sdev,
+					  const struct sroce_av *av, u16 sport,
+					  const struct sroce_qos_class *qc,
+					  unsigned int tp_len,
+					  unsigned int frag_len, void **bth)
+{
+	struct net_device *ndev = sdev->ndev;
+	struct sroce_net_params np;
+	unsigned int hroom, nhl, lin;
+	enum sroce_net_type t;
+	struct sk_buff *skb;
+	__be16 proto;
+	int ret;
+
+	if (!sdev->tx || tp_len < SROCE_BTH_LEN + frag_len ||
+	    sroce_tx_net_type(av->network_type, &t, &proto))
+		return NULL;
+	nhl = sroce_net_hdr_len(t);
+	lin = nhl + tp_len - frag_len + (frag_len ? 0 : SROCE_ICRC_LEN);
+
+	/* room for a tag the stack may have to insert in software */
+	hroom = LL_RESERVED_SPACE_EXTRA(ndev, VLAN_HLEN);
+	skb = alloc_skb(hroom + lin + READ_ONCE(ndev->needed_tailroom),
+			GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, hroom);
+	skb->dev = ndev;
+
+	skb_reset_network_header(skb);
+	skb_put(skb, lin);
+	skb->priority = qc->prio;
+	sroce_tx_net_params(sdev->tx, av, t, sport, qc->tclass, &np);
+	ret = sroce_net_hdr_build(skb->data, &np, tp_len + SROCE_ICRC_LEN);
+	if (ret < 0) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	/* RoCEv2: the UDP header, which checksum offload starts from */
+	skb_set_transport_header(skb, t == SROCE_NET_ROCE_V1 ? nhl :
+				 nhl - SROCE_UDP_LEN);
+	*bth = skb->data + nhl;
+
+	sroce_tx_eth_hdr(skb, av, proto);
+	skb_reset_mac_len(skb);
+	sroce_tx_vlan(skb, av, qc->prio_tag);
+	sroce_tx_steer(skb, av, sport);
+	return skb;
+}
+
 /**
  * sroce_tx_alloc_class() - allocate and address a packet of a given class
  * @sdev: the device
@@ -300,47 +356,7 @@ struct sk_buff *sroce_tx_alloc_class(struct sroce_dev *sdev,
 				     const struct sroce_qos_class *qc,
 				     unsigned int tp_len, void **bth)
 {
-	struct net_device *ndev = sdev->ndev;
-	struct sroce_net_params np;
-	enum sroce_net_type t;
-	unsigned int hroom, nhl;
-	struct sk_buff *skb;
-	__be16 proto;
-	int ret;
-
-	if (!sdev->tx || tp_len < SROCE_BTH_LEN ||
-	    sroce_tx_net_type(av->network_type, &t, &proto))
-		return NULL;
-	nhl = sroce_net_hdr_len(t);
-
-	/* room for a tag the stack may have to insert in software */
-	hroom = LL_RESERVED_SPACE_EXTRA(ndev, VLAN_HLEN);
-	skb = alloc_skb(hroom + nhl + tp_len + SROCE_ICRC_LEN +
-			READ_ONCE(ndev->needed_tailroom), GFP_ATOMIC);
-	if (!skb)
-		return NULL;
-	skb_reserve(skb, hroom);
-	skb->dev = ndev;
-
-	skb_reset_network_header(skb);
-	skb_put(skb, nhl + tp_len + SROCE_ICRC_LEN);
-	skb->priority = qc->prio;
-	sroce_tx_net_params(sdev->tx, av, t, sport, qc->tclass, &np);
-	ret = sroce_net_hdr_build(skb->data, &np, tp_len + SROCE_ICRC_LEN);
-	if (ret < 0) {
-		kfree_skb(skb);
-		return NULL;
-	}
-	/* RoCEv2: the UDP header, which checksum offload starts from */
-	skb_set_transport_header(skb, t == SROCE_NET_ROCE_V1 ? nhl :
-				 nhl - SROCE_UDP_LEN);
-	*bth = skb->data + nhl;
-
-	sroce_tx_eth_hdr(skb, av, proto);
-	skb_reset_mac_len(skb);
-	sroce_tx_vlan(skb, av, qc->prio_tag);
-	sroce_tx_steer(skb, av, sport);
-	return skb;
+	return sroce_tx_alloc_skb(sdev, av, sport, qc, tp_len, 0, bth);
 }
 
 /**
@@ -360,13 +376,22 @@ struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
 			       const struct sroce_av *av, u16 sport,
 			       unsigned int tp_len, void **bth)
 {
+	return sroce_tx_alloc_frags(sdev, av, sport, tp_len, 0, bth);
+}
+
+/* sroce_tx_alloc() with fragments to come: include/sroce/txzc.h */
+struct sk_buff *sroce_tx_alloc_frags(struct sroce_dev *sdev,
+				     const struct sroce_av *av, u16 sport,
+				     unsigned int tp_len,
+				     unsigned int frag_len, void **bth)
+{
 	struct sroce_qos_class qc;
 	enum sroce_net_type t = sroce_av_net_type(av->network_type);
 
 	if (!t)
 		return NULL;
 	sroce_qos_classify_rcu(sdev, t, av->sl, av->traffic_class, &qc);
-	return sroce_tx_alloc_class(sdev, av, sport, &qc, tp_len, bth);
+	return sroce_tx_alloc_skb(sdev, av, sport, &qc, tp_len, frag_len, bth);
 }
 
 /* --- Finishing ----------------------------------------------------------- */
@@ -406,7 +431,8 @@ static void sroce_tx_udp6_csum(struct sk_buff *skb)
 {
 	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
 	struct udphdr *uh = udp_hdr(skb);
-	unsigned int len = skb_tail_pointer(skb) - skb_transport_header(skb);
+	int off = skb_transport_offset(skb);
+	unsigned int len = skb->len - off;
 
 	if (skb->dev->features & (NETIF_F_HW_CSUM | NETIF_F_IPV6_CSUM)) {
 		skb->ip_summed = CHECKSUM_PARTIAL;
@@ -417,7 +443,7 @@ static void sroce_tx_udp6_csum(struct sk_buff *skb)
 	}
 	uh->check = 0;
 	uh->check = udp_v6_check(len, &ip6h->saddr, &ip6h->daddr,
-				 csum_partial(uh, len, 0));
+				 skb_checksum(skb, off, len, 0));
 	if (!uh->check)
 		uh->check = CSUM_MANGLED_0;
 	skb->ip_summed = CHECKSUM_NONE;
@@ -430,11 +456,16 @@ static int sroce_tx_finish(struct sk_buff *skb, u8 prio)
 	unsigned int len;
 	u8 *nh;
 
-	if (skb_is_nonlinear(skb) || sroce_tx_skb_type(skb, &t))
+	if (sroce_tx_skb_type(skb, &t))
 		return -EINVAL;
-	nh = skb_network_header(skb);
-	len = skb_tail_pointer(skb) - nh - SROCE_ICRC_LEN;
-	sroce_icrc_put(nh + len, sroce_icrc_compute(t, nh, len));
+	if (skb_is_nonlinear(skb)) {
+		if (sroce_txzc_put_icrc(skb, t))
+			return -EINVAL;
+	} else {
+		nh = skb_network_header(skb);
+		len = skb_tail_pointer(skb) - nh - SROCE_ICRC_LEN;
+		sroce_icrc_put(nh + len, sroce_icrc_compute(t, nh, len));
+	}
 
 	/* IPv4 keeps the zero UDP checksum sroce_net_hdr_build() wrote */
 	if (t == SROCE_NET_ROCE_V2_IPV6)

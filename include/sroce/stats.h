@@ -56,6 +56,7 @@ enum sroce_counter {
 	SROCE_CNT_RX_ECN_ECT,		/* RoCEv2 received ECT(0) or ECT(1) */
 	SROCE_CNT_RX_ECN_CE,		/* RoCEv2 received CE, any QP type */
 	SROCE_CNT_TX_ECN_ECT,		/* RoCEv2 sent ECN-capable */
+	SROCE_CNT_TX_ZEROCOPY,		/* payload sent from the MR's pages */
 	/* what tx_packets and tx_bytes count, per priority 0..7 */
 	SROCE_CNT_TX_PRIO0_PACKETS,
 	SROCE_CNT_TX_PRIO0_BYTES = SROCE_CNT_TX_PRIO0_PACKETS + SROCE_STATS_NUM_PRIO,

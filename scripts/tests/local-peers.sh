@@ -42,8 +42,9 @@ prog=/tmp/rdma_verify
 verify_build "$prog" "$verify_max"
 
 # The build, two ports ACTIVE; per kind two ping-pongs, rdma_verify's
-# cases, the counters of each device and the dummies; two deletes.
-plan=$((3 + $(words "$kinds") * (2 + per_verify + 3) + 2))
+# cases, the counters of each device, the dummies and zero-copy; two
+# deletes.
+plan=$((3 + $(words "$kinds") * (2 + per_verify + 4) + 2))
 t_plan "$plan"
 t_status "rdma_verify compiles cleanly" "$([ -z "$cc_out" ] && echo "$cc_rc" || echo 1)" "$cc_out"
 
@@ -87,6 +88,7 @@ for k in $kinds; do
 	g1=${gidx[$k.1]}
 	lo0=$(counter r0 rx_loopback_packets)
 	lo1=$(counter r1 rx_loopback_packets)
+	zc=$(counter r0 tx_zerocopy_packets)
 	tx=$(($(tx_of d0) + $(tx_of d1)))
 	for tool in ibv_rc_pingpong ibv_ud_pingpong; do
 		size=4096
@@ -114,6 +116,9 @@ for k in $kinds; do
 	t_check "$k: r0 received its peer's packets locally ($lo0)" test "$lo0" -ge $((2 * n))
 	t_check "$k: r1 received its peer's packets locally ($lo1)" test "$lo1" -ge $((2 * n))
 	t_check "$k: d0 and d1 carried none of them ($tx frames sent)" test "$tx" -lt 20
+	# a dummy takes fragments: 4 KiB payloads leave from the MRs' pages
+	zc=$(($(counter r0 tx_zerocopy_packets) - zc))
+	t_check "$k: r0 sent payloads from the MRs' pages ($zc packets)" test "$zc" -ge "$n"
 done
 
 for i in 0 1; do

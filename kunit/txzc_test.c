@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for zero-copy transmit (txzc.c): the ICRC over a packet in
+ * fragments must be the one over the same bytes in one piece, and the
+ * fragment helpers must take page references and refuse what the stack
+ * cannot hold.
+ */
+#include <kunit/test.h>
+#include <linux/mm.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include <sroce/txzc.h>
+#include <sroce/wire.h>
+
+#include "vectors.h"
+
+/* stands in for the ICRC until it is computed */
+#define SROCE_TXZC_TEST_JUNK	0x5a
+
+static void sroce_txzc_test_put_page(void *page)
+{
+	put_page(page);
+}
+
+static void sroce_txzc_test_free_skb(void *skb)
+{
+	kfree_skb(skb);
+}
+
+/* A page freed when the test ends, after the skbs registered later */
+static struct page *sroce_txzc_test_page(struct kunit *test)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sroce_txzc_test_put_page,
+							page), 0);
+	return page;
+}
+
+static struct sk_buff *sroce_txzc_test_skb(struct kunit *test, const u8 *lin,
+					   unsigned int len)
+{
+	struct sk_buff *skb = alloc_skb(len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sroce_txzc_test_free_skb,
+							skb), 0);
+	skb_put_data(skb, lin, len);
+	skb_reset_network_header(skb);
+	return skb;
+}
+
+/* Copy @len bytes of @src to @off in @page and attach them */
+static void sroce_txzc_test_attach(struct kunit *test, struct sk_buff *skb,
+				   struct page *page, unsigned int off,
+				   const u8 *src, unsigned int len)
+{
+	memcpy((u8 *)page_address(page) + off, src, len);
+	KUNIT_ASSERT_EQ(test, sroce_tx_add_page(skb, page, off, len), 0);
+}
+
+/*
+ * Packet @pkt (@len bytes, ICRC last) in pieces: its first @lin bytes
+ * linear, the rest in two fragments (one at an odd offset, one ending at
+ * its page's end) and a trailer fragment of @tail bytes whose ICRC is
+ * junk.  Returns the ICRC the trailer holds once computed.
+ */
+static u8 *sroce_txzc_test_split(struct kunit *test, enum sroce_net_type t,
+				 const u8 *pkt, unsigned int len,
+				 unsigned int lin, unsigned int tail)
+{
+	unsigned int body = len - lin - tail, a = body / 2, b = body - a;
+	struct sk_buff *skb;
+	struct page *pg[3];
+	u8 *icrc;
+	int i;
+
+	KUNIT_ASSERT_GE(test, len, lin + tail);
+	KUNIT_ASSERT_GE(test, tail, SROCE_ICRC_LEN);
+	for (i = 0; i < 3; i++)
+		pg[i] = sroce_txzc_test_page(test);
+	skb = sroce_txzc_test_skb(test, pkt, lin);
+	if (a)
+		sroce_txzc_test_attach(test, skb, pg[0], 1, pkt + lin, a);
+	if (b)
+		sroce_txzc_test_attach(test, skb, pg[1], PAGE_SIZE - b,
+				       pkt + lin + a, b);
+	sroce_txzc_test_attach(test, skb, pg[2], 100, pkt + len - tail, tail);
+	icrc = (u8 *)page_address(pg[2]) + 100 + tail - SROCE_ICRC_LEN;
+	memset(icrc, SROCE_TXZC_TEST_JUNK, SROCE_ICRC_LEN);
+	KUNIT_EXPECT_EQ(test, skb->len, len);
+
+	KUNIT_EXPECT_EQ(test, sroce_txzc_put_icrc(skb, t), 0);
+	return icrc;
+}
+
+/* Real packets (vectors.c) in pieces: the ICRC each was captured with */
+static void sroce_txzc_icrc_vectors(struct kunit *test)
+{
+	const struct sroce_test_vec *vecs[] = {
+		&sroce_test_vec_cnp, &sroce_test_vec_uc, &sroce_test_vec_v1,
+		&sroce_test_vec_v6, &sroce_test_vec_ipopt,
+	};
+	unsigned int i, lin, tail;
+	const u8 *icrc;
+
+	for (i = 0; i < ARRAY_SIZE(vecs); i++) {
+		const struct sroce_test_vec *v = vecs[i];
+
+		lin = sroce_icrc_hdr_len(v->type, v->data) + 1;
+		tail = min(v->len - lin, SROCE_ICRC_LEN + 3U);
+		icrc = sroce_txzc_test_split(test, v->type, v->data, v->len,
+					     lin, tail);
+		KUNIT_EXPECT_MEMEQ_MSG(test, icrc, v->data + v->len - SROCE_ICRC_LEN,
+				       SROCE_ICRC_LEN, "%s", v->name);
+	}
+}
+
+/*
+ * A long packet (the UC vector's headers before 3000 payload bytes):
+ * pieces long enough for the accelerated CRC, and the same ICRC as the
+ * bytes in one buffer.
+ */
+static void sroce_txzc_icrc_long(struct kunit *test)
+{
+	const struct sroce_test_vec *v = &sroce_test_vec_uc;
+	unsigned int hdr = sroce_icrc_hdr_len(v->type, v->data);
+	unsigned int len = hdr + 3000 + SROCE_ICRC_LEN, i;
+	u8 *pkt = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 want[SROCE_ICRC_LEN];
+	const u8 *icrc;
+
+	KUNIT_ASSERT_NOT_NULL(test, pkt);
+	memcpy(pkt, v->data, hdr);
+	for (i = hdr; i < len; i++)
+		pkt[i] = i * 7 + (i >> 8);
+	sroce_icrc_put(want, sroce_icrc_compute(v->type, pkt,
+						len - SROCE_ICRC_LEN));
+
+	icrc = sroce_txzc_test_split(test, v->type, pkt, len, hdr, 6);
+	KUNIT_EXPECT_MEMEQ(test, icrc, want, SROCE_ICRC_LEN);
+	/* and a byte changed in a fragment changes it */
+	pkt[hdr + 1500] ^= 1;
+	icrc = sroce_txzc_test_split(test, v->type, pkt, len, hdr, 6);
+	KUNIT_EXPECT_MEMNEQ(test, icrc, want, SROCE_ICRC_LEN);
+}
+
+/* Not built this way: no fragment, or a last one too short for an ICRC */
+static void sroce_txzc_icrc_refused(struct kunit *test)
+{
+	const struct sroce_test_vec *v = &sroce_test_vec_uc;
+	struct page *page = sroce_txzc_test_page(test);
+	struct sk_buff *skb;
+
+	skb = sroce_txzc_test_skb(test, v->data, v->len);
+	KUNIT_EXPECT_EQ(test, sroce_txzc_put_icrc(skb, v->type), -EINVAL);
+
+	skb = sroce_txzc_test_skb(test, v->data, v->len - 3);
+	sroce_txzc_test_attach(test, skb, page, 0, v->data + v->len - 3, 3);
+	KUNIT_EXPECT_EQ(test, sroce_txzc_put_icrc(skb, v->type), -EINVAL);
+	KUNIT_EXPECT_MEMEQ(test, page_address(page), v->data + v->len - 3, 3);
+}
+
+/*
+ * Each fragment holds a page reference until the skb goes; slab memory
+ * is refused; one fragment is kept for the trailer, which is pad zeros
+ * and room for the ICRC.
+ */
+static void sroce_txzc_fragments(struct kunit *test)
+{
+	struct page *page = sroce_txzc_test_page(test);
+	int refs = page_ref_count(page);
+	struct sk_buff *skb = alloc_skb(64, GFP_KERNEL);
+	const skb_frag_t *trailer;
+	void *slab;
+	unsigned int i;
+	u8 *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	slab = kunit_kmalloc(test, 64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, slab);
+	KUNIT_EXPECT_EQ(test, sroce_tx_add_page(skb, virt_to_page(slab),
+						offset_in_page(slab), 64), -EFAULT);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->nr_frags, 0);
+
+	for (i = 0; i < MAX_SKB_FRAGS - 1; i++)
+		KUNIT_ASSERT_EQ(test, sroce_tx_add_page(skb, page, i, 1), 0);
+	KUNIT_EXPECT_EQ(test, page_ref_count(page), refs + MAX_SKB_FRAGS - 1);
+	KUNIT_EXPECT_EQ(test, sroce_tx_add_page(skb, page, 0, 1), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, skb->len, MAX_SKB_FRAGS - 1);
+	KUNIT_EXPECT_EQ(test, skb->data_len, MAX_SKB_FRAGS - 1);
+
+	KUNIT_ASSERT_EQ(test, sroce_tx_add_trailer(skb, 3), 0);
+	KUNIT_EXPECT_EQ(test, sroce_tx_add_trailer(skb, 3), -EMSGSIZE);
+	trailer = &skb_shinfo(skb)->frags[MAX_SKB_FRAGS - 1];
+	KUNIT_EXPECT_EQ(test, skb_frag_size(trailer), 3 + SROCE_ICRC_LEN);
+	p = skb_frag_address(trailer);
+	KUNIT_EXPECT_TRUE(test, !p[0] && !p[1] && !p[2]);
+	KUNIT_EXPECT_EQ(test, skb->len, MAX_SKB_FRAGS - 1 + 3 + SROCE_ICRC_LEN);
+
+	kfree_skb(skb);
+	KUNIT_EXPECT_EQ(test, page_ref_count(page), refs);
+}
+
+static struct kunit_case sroce_txzc_test_cases[] = {
+	KUNIT_CASE(sroce_txzc_icrc_vectors),
+	KUNIT_CASE(sroce_txzc_icrc_long),
+	KUNIT_CASE(sroce_txzc_icrc_refused),
+	KUNIT_CASE(sroce_txzc_fragments),
+	{}
+};
+
+static struct kunit_suite sroce_txzc_test_suite = {
+	.name = "sroce_txzc",
+	.test_cases = sroce_txzc_test_cases,
+};
+
+kunit_test_suites(&sroce_txzc_test_suite);
