@@ -91,14 +91,24 @@ tcp() {
 		iperf3 -c "$SROCE_PEER_IP4" -p 5301 -t "$secs" -P "$2" -f M
 }
 
+for op in write send read; do
+	for size in 4k:4096 64k:65536; do
+		bench "${op}_bw_${size%:*}_1qp" "ib_${op}_bw" -s "${size#*:}" -n "$iters"
+		bench "${op}_bw_${size%:*}_4qp" "ib_${op}_bw" -s "${size#*:}" -n "$iters" -q 4
+	done
+done
+for op in write send; do
+	bench "${op}_lat_2b" "ib_${op}_lat" -s 2 -n "$iters"
+	bench "${op}_lat_4k" "ib_${op}_lat" -s 4096 -n "$iters"
+done
 # how the aggregate holds as QPs are added: the same 512 MiB of 64 KiB
 # writes over 1, 16 and 256 QPs.  Iterations, not perftest's duration
 # mode: that counts only the completions it polls inside its window, and
 # perftest posts to every QP before it first polls.  sroce transmits in
-# the caller of ibv_post_send, so posting 256 x 32 x 64 KiB takes about
-# as long as sending it, and a 5 s window saw no completion at all (see
-# Documentation/design.rst, "Transmit in the caller").  perftest sizes
-# its CQ as tx-depth times QPs, within either driver's max_cqe at 32.
+# the caller of ibv_post_send, so posting 256 x 64 x 64 KiB took about as
+# long as sending it, and a 5 s window saw no completion at all
+# (Documentation/design.rst, "Who transmits").  perftest sizes its CQ as
+# tx-depth times QPs, within either driver's max_cqe at a depth of 32.
 for q in 1 16 256; do
 	bench "write_bw_64k_${q}qp_512m" ib_write_bw -s 65536 -q "$q" -t 32 \
 		-n $((8192 / q))
