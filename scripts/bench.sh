@@ -12,6 +12,9 @@
 # SROCE_BENCH_BASE=REV: sroce as of git revision REV too, built in a clone
 # of its own, as a column "base" and a ratio sroce/base: what a change did,
 # measured in the same run.
+# Then, in one guest, sroce over a veth pair with the sender's
+# scatter-gather off (every payload copied) and on (zero-copy transmit),
+# the same number of rounds (scripts/tests/zerocopy-ab.sh).
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -95,3 +98,23 @@ for name in $names; do
 done
 echo "(median [lowest-highest]/runs with a figure; ratios of the medians;"
 echo " bandwidth in MB/s, higher is better; latency t_typical in us, lower is better)"
+
+# zero-copy transmit against copying, in one guest over veth
+echo "bench: zero-copy against copy over veth, one guest, $rounds rounds" >&2
+if ! bash "$repo/scripts/guest.sh" --timeout 1200 --env SROCE_BENCH_ROUNDS="$rounds" \
+	"$repo/scripts/tests/zerocopy-ab.sh" >"$run/log.zc" 2>&1; then
+	echo "bench: the zero-copy run failed; its last lines:" >&2
+	tail -n 5 "$run/log.zc" >&2
+fi
+for mode in copy zc; do
+	sed -n "s/^BENCH zc \(.*\)-$mode /\1 /p" "$run/log.zc" >"$run/$mode.1"
+done
+printf '\n%-24s %-26s %-26s %9s\n' "sroce over veth" "copy (sg off)" "zero-copy (sg on)" zc/copy
+for name in write_bw_4k_veth write_bw_64k_veth zerocopy_packets_4k zerocopy_packets_64k; do
+	c=$(cell copy "$name")
+	z=$(cell zc "$name")
+	printf '%-24s %-26s %-26s %9s\n' "$name" "$(show "$c")" "$(show "$z")" \
+		"$(ratio "${z%% *}" "${c%% *}")"
+done
+echo "(ib_write_bw from sroce1 to sroce2 in two namespaces of one guest, MB/s;"
+echo " zerocopy_packets: tx_zerocopy_packets added per run, 0 when copying)"
