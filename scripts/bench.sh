@@ -14,7 +14,10 @@
 # measured in the same run.
 # Then, in one guest, sroce over a veth pair with the sender's
 # scatter-gather off (every payload copied) and on (zero-copy transmit),
-# the same number of rounds (scripts/tests/zerocopy-ab.sh).
+# the same number of rounds (scripts/tests/zerocopy-ab.sh); and 4 QPs
+# over a two-queue veth pair in one guest of 1 and of 2 vCPUs
+# (scripts/tests/vcpu-ab.sh).
+# SROCE_BENCH_ONLY="pairs zc cpus" picks those parts (default: all).
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,6 +26,8 @@ base=${SROCE_BENCH_BASE:-}
 run=$(mktemp -d /tmp/sroce-bench.XXXXXX)
 trap 'rm -rf "$run"' EXIT
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "bench: SROCE_BENCH_ROUNDS must be a count" >&2; exit 2; }
+only=${SROCE_BENCH_ONLY:-pairs zc cpus}
+want() { [[ " $only " == *" $1 "* ]]; }
 
 kinds=(rxe sroce)
 if [ -n "$base" ]; then
@@ -55,11 +60,13 @@ bench_run() {
 	sed -n "s/^\[a\] BENCH $drv //p" "$log" >"$run/$kind.$round"
 }
 
-for round in $(seq "$rounds"); do
-	for kind in "${kinds[@]}"; do
-		bench_run "$kind" "$round"
+if want pairs; then
+	for round in $(seq "$rounds"); do
+		for kind in "${kinds[@]}"; do
+			bench_run "$kind" "$round"
+		done
 	done
-done
+fi
 
 # cell KIND NAME: "median min max" over the rounds that gave a figure
 cell() {
@@ -79,32 +86,35 @@ show() {
 	echo "$m [$lo-$hi]/$k"
 }
 
-units=$(cat "$run"/{rxe,sroce,base}.[0-9]* 2>/dev/null | awk '$3 != "-" { u[$1] = $3 } END { for (n in u) print n, u[n] }')
-hdr=$(printf '%-24s %-26s %-26s %9s' test rxe sroce sroce/rxe)
-[ -n "$base" ] && hdr+=$(printf ' %-26s %10s' "base ${rev:0:12}" sroce/base)
-printf '\n%s\n' "$hdr"
-# the rows in the order perftest.sh ran them
-names=$(cat "$run"/{rxe,sroce,base}.[0-9]* 2>/dev/null | awk '!seen[$1]++ { print $1 }')
-for name in $names; do
-	r=$(cell rxe "$name")
-	s=$(cell sroce "$name")
-	line=$(printf '%-24s %-26s %-26s %9s' "$name" "$(show "$r")" "$(show "$s")" \
-		"$(ratio "${s%% *}" "${r%% *}")")
-	if [ -n "$base" ]; then
-		b=$(cell base "$name")
-		line+=$(printf ' %-26s %10s' "$(show "$b")" "$(ratio "${s%% *}" "${b%% *}")")
-	fi
-	printf '%s  %s\n' "$line" "$(awk -v n="$name" '$1 == n { print $2 }' <<<"$units")"
-done
-echo "(median [lowest-highest]/runs with a figure; ratios of the medians;"
-echo " bandwidth in MB/s, higher is better; latency t_typical in us, lower is better)"
+if want pairs; then
+	units=$(cat "$run"/{rxe,sroce,base}.[0-9]* 2>/dev/null | awk '$3 != "-" { u[$1] = $3 } END { for (n in u) print n, u[n] }')
+	hdr=$(printf '%-24s %-26s %-26s %9s' test rxe sroce sroce/rxe)
+	[ -n "$base" ] && hdr+=$(printf ' %-26s %10s' "base ${rev:0:12}" sroce/base)
+	printf '\n%s\n' "$hdr"
+	# the rows in the order perftest.sh ran them
+	names=$(cat "$run"/{rxe,sroce,base}.[0-9]* 2>/dev/null | awk '!seen[$1]++ { print $1 }')
+	for name in $names; do
+		r=$(cell rxe "$name")
+		s=$(cell sroce "$name")
+		line=$(printf '%-24s %-26s %-26s %9s' "$name" "$(show "$r")" "$(show "$s")" \
+			"$(ratio "${s%% *}" "${r%% *}")")
+		if [ -n "$base" ]; then
+			b=$(cell base "$name")
+			line+=$(printf ' %-26s %10s' "$(show "$b")" "$(ratio "${s%% *}" "${b%% *}")")
+		fi
+		printf '%s  %s\n' "$line" "$(awk -v n="$name" '$1 == n { print $2 }' <<<"$units")"
+	done
+	echo "(median [lowest-highest]/runs with a figure; ratios of the medians;"
+	echo " bandwidth in MB/s, higher is better; latency t_typical in us, lower is better)"
+fi
 
-# zero-copy transmit against copying, in one guest over veth
-echo "bench: zero-copy against copy over veth, one guest, $rounds rounds" >&2
-if ! bash "$repo/scripts/guest.sh" --timeout 1200 --env SROCE_BENCH_ROUNDS="$rounds" \
-	"$repo/scripts/tests/zerocopy-ab.sh" >"$run/log.zc" 2>&1; then
-	echo "bench: the zero-copy run failed; its last lines:" >&2
-	tail -n 5 "$run/log.zc" >&2
+if want zc; then
+	# zero-copy transmit against copying, in one guest over veth
+	echo "bench: zero-copy against copy over veth, one guest, $rounds rounds" >&2
+	if ! bash "$repo/scripts/guest.sh" --timeout 1200 --env SROCE_BENCH_ROUNDS="$rounds" \
+		"$repo/scripts/tests/zerocopy-ab.sh" >"$run/log.zc" 2>&1; then
+		echo "bench: the zero-copy run failed; its last lines:" >&2
+		tail -n 5 "$run/log.zc" >&2
 fi
 for mode in copy zc; do
 	sed -n "s/^BENCH zc \(.*\)-$mode /\1 /p" "$run/log.zc" >"$run/$mode.1"
@@ -118,3 +128,27 @@ for name in write_bw_4k_veth write_bw_64k_veth zerocopy_packets_4k zerocopy_pack
 done
 echo "(ib_write_bw from sroce1 to sroce2 in two namespaces of one guest, MB/s;"
 echo " zerocopy_packets: tx_zerocopy_packets added per run, 0 when copying)"
+fi
+
+if want cpus; then
+	# what a second vCPU gives, one guest each way
+	for cpus in 1 2; do
+		echo "bench: 4 QPs over veth, one guest of $cpus vCPU(s), $rounds rounds" >&2
+		if ! bash "$repo/scripts/guest.sh" --smp "$cpus" --timeout 1200 \
+			--env SROCE_BENCH_ROUNDS="$rounds" "$repo/scripts/tests/vcpu-ab.sh" \
+			>"$run/log.cpu$cpus" 2>&1; then
+			echo "bench: the $cpus-vCPU run failed; its last lines:" >&2
+			tail -n 5 "$run/log.cpu$cpus" >&2
+		fi
+		sed -n "s/^BENCH vcpu \([a-z]*\) write_bw_64k_4qp_veth_${cpus}cpu /\1 /p" \
+			"$run/log.cpu$cpus" >"$run/cpu$cpus.1"
+	done
+	printf '\n%-24s %-26s %-26s %9s\n' "4 QPs over veth" "1 vCPU" "2 vCPUs" 2/1
+	for drv in rxe sroce; do
+		a=$(cell cpu1 "$drv")
+		b=$(cell cpu2 "$drv")
+		printf '%-24s %-26s %-26s %9s\n' "$drv" "$(show "$a")" "$(show "$b")" \
+			"$(ratio "${b%% *}" "${a%% *}")"
+	done
+	echo "(ib_write_bw, 4 QPs of 64 KiB messages, between two namespaces of one guest, MB/s)"
+fi

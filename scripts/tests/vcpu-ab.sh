@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Part of `make bench`: what a second CPU gives.  One guest (booted with 1
+# or with 2 vCPUs by bench.sh), two namespaces joined by a veth pair with
+# two queues each way, and ib_write_bw with 4 QPs of 64 KiB messages from
+# ns1 to ns2, over rdma_rxe and over sroce in turn (they cannot share a
+# namespace: both want UDP port 4791), SROCE_BENCH_ROUNDS rounds.  The
+# two-guest rig cannot show it: its netdev has one queue, and two guests
+# of 2 vCPUs would share this machine's two cores.  Prints
+# "BENCH vcpu DRIVER NAME value MB/s" lines.
+set -u
+# shellcheck source=scripts/tests/sroce-lib.sh
+. "$SROCE_REPO/scripts/tests/sroce-lib.sh"
+
+rounds=${SROCE_BENCH_ROUNDS:-3}
+ncpu=$(nproc)
+modprobe ib_uverbs || fail "modprobe ib_uverbs"
+for i in 1 2; do
+	ip netns add "ns$i" || fail "ip netns add ns$i"
+done
+ip link add n1 netns ns1 mtu 4200 numtxqueues 2 numrxqueues 2 type veth \
+	peer name n2 netns ns2 mtu 4200 numtxqueues 2 numrxqueues 2 ||
+	fail "veth pair"
+for i in 1 2; do
+	ip -n "ns$i" addr add "198.51.100.1$i/24" dev "n$i"
+	ip -n "ns$i" link set "n$i" up
+	ip -n "ns$i" link set lo up
+done
+
+port=18800
+# run DRV: link DRV at both ends, one ib_write_bw, unlink; prints MB/s
+run() {
+	local drv=$1 g1 g2 srv bw
+	port=$((port + 1))
+	if [ "$drv" = sroce ]; then
+		sroce_load
+	else
+		modprobe rdma_rxe || fail "modprobe rdma_rxe"
+	fi
+	ip netns exec ns1 rdma link add "${drv}1" type "$drv" netdev n1 &&
+		ip netns exec ns2 rdma link add "${drv}2" type "$drv" netdev n2 ||
+		fail "rdma link add $drv"
+	wait_for 20 gid_index "${drv}1" "$(v4_gid 198.51.100.11)" "RoCE v2" &&
+		wait_for 20 gid_index "${drv}2" "$(v4_gid 198.51.100.12)" "RoCE v2" ||
+		fail "$drv: no RoCE v2 GIDs"
+	g1=$(gid_index "${drv}1" "$(v4_gid 198.51.100.11)" "RoCE v2")
+	g2=$(gid_index "${drv}2" "$(v4_gid 198.51.100.12)" "RoCE v2")
+	ip netns exec ns2 timeout 180 ib_write_bw -d "${drv}2" -x "$g2" -F -p "$port" \
+		-s 65536 -q 4 -n 2000 >/tmp/vcpu.srv 2>&1 &
+	srv=$!
+	wait_for 20 bash -c "ip netns exec ns2 ss -ltn | grep -q ':$port '" ||
+		fail "$drv: no server"
+	ip netns exec ns1 timeout 180 ib_write_bw -d "${drv}1" -x "$g1" -F -p "$port" \
+		-s 65536 -q 4 -n 2000 198.51.100.12 >/tmp/vcpu.cli 2>&1
+	wait "$srv"
+	bw=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 { v = $4 } END { print v }' /tmp/vcpu.cli)
+	rdma link delete "${drv}1"
+	rdma link delete "${drv}2"
+	if [ "$drv" = sroce ]; then
+		modprobe -r rdma_sroce
+	else
+		modprobe -r rdma_rxe
+	fi
+	[ -n "$bw" ] || log "$drv failed: $(grep -v 'address\|GID' /tmp/vcpu.cli | tail -n 4 | tr '\n' ' ')"
+	echo "${bw:-n/a}"
+}
+
+for r in $(seq "$rounds"); do
+	for drv in rxe sroce; do
+		bw=$(run "$drv")
+		log "round $r, $ncpu vCPU(s): $drv $bw MB/s"
+		echo "BENCH vcpu $drv write_bw_64k_4qp_veth_${ncpu}cpu $bw MB/s"
+	done
+done
