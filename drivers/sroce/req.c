@@ -587,10 +587,6 @@ static u32 req_dest_qpn(const struct sroce_qp *qp, const struct sroce_swqe *wqe)
 }
 
 /*
- * Fill the transport part of a packet: BTH, extended headers, payload and
- * pad.  Returns 0 or the IB_WC_* status the WQE fails with.
- */
-/*
  * Attach @len bytes of @wqe's message from @offset to @skb as fragments of
  * the MRs' pages, as sroce_wqe_copy() would copy them.  Any failure (a bad
  * lkey, a page the stack must not hold, too many pieces) sends the caller
@@ -668,7 +664,11 @@ static struct sk_buff *req_alloc_zc(struct sroce_qp *qp,
 	return skb;
 }
 
-/* Fill the headers at @bth, and the payload unless it is attached (@zc) */
+/*
+ * Fill the transport part of a packet: BTH, extended headers, and unless
+ * the payload is attached already (@zc), payload and pad.  Returns 0 or
+ * the IB_WC_* status the WQE fails with.
+ */
 static int req_build_packet(struct sroce_qp *qp, const struct sroce_swqe *wqe,
 			    const struct req_pkt *p, u8 *bth, bool zc,
 			    struct req_run *run)
