@@ -108,6 +108,15 @@ if want pairs; then
 	echo " bandwidth in MB/s, higher is better; latency t_typical in us, lower is better)"
 fi
 
+# two_cells LABEL KIND_A KIND_B NAME: NAME's cells of two kinds, and B/A
+two_cells() {
+	local a b
+	a=$(cell "$2" "$4")
+	b=$(cell "$3" "$4")
+	printf '%-24s %-26s %-26s %9s\n' "$1" "$(show "$a")" "$(show "$b")" \
+		"$(ratio "${b%% *}" "${a%% *}")"
+}
+
 if want zc; then
 	# zero-copy transmit against copying, in one guest over veth
 	echo "bench: zero-copy against copy over veth, one guest, $rounds rounds" >&2
@@ -115,19 +124,16 @@ if want zc; then
 		"$repo/scripts/tests/zerocopy-ab.sh" >"$run/log.zc" 2>&1; then
 		echo "bench: the zero-copy run failed; its last lines:" >&2
 		tail -n 5 "$run/log.zc" >&2
-fi
-for mode in copy zc; do
-	sed -n "s/^BENCH zc \(.*\)-$mode /\1 /p" "$run/log.zc" >"$run/$mode.1"
-done
-printf '\n%-24s %-26s %-26s %9s\n' "sroce over veth" "copy (sg off)" "zero-copy (sg on)" zc/copy
-for name in write_bw_4k_veth write_bw_64k_veth zerocopy_packets_4k zerocopy_packets_64k; do
-	c=$(cell copy "$name")
-	z=$(cell zc "$name")
-	printf '%-24s %-26s %-26s %9s\n' "$name" "$(show "$c")" "$(show "$z")" \
-		"$(ratio "${z%% *}" "${c%% *}")"
-done
-echo "(ib_write_bw from sroce1 to sroce2 in two namespaces of one guest, MB/s;"
-echo " zerocopy_packets: tx_zerocopy_packets added per run, 0 when copying)"
+	fi
+	for mode in copy zc; do
+		sed -n "s/^BENCH zc \(.*\)-$mode /\1 /p" "$run/log.zc" >"$run/$mode.1"
+	done
+	printf '\n%-24s %-26s %-26s %9s\n' "sroce over veth" "copy (sg off)" "zero-copy (sg on)" zc/copy
+	for name in write_bw_4k_veth write_bw_64k_veth zerocopy_packets_4k zerocopy_packets_64k; do
+		two_cells "$name" copy zc "$name"
+	done
+	echo "(ib_write_bw from sroce1 to sroce2 in two namespaces of one guest, MB/s;"
+	echo " zerocopy_packets: tx_zerocopy_packets added per run, 0 when copying)"
 fi
 
 if want cpus; then
@@ -145,10 +151,7 @@ if want cpus; then
 	done
 	printf '\n%-24s %-26s %-26s %9s\n' "4 QPs over veth" "1 vCPU" "2 vCPUs" 2/1
 	for drv in rxe sroce; do
-		a=$(cell cpu1 "$drv")
-		b=$(cell cpu2 "$drv")
-		printf '%-24s %-26s %-26s %9s\n' "$drv" "$(show "$a")" "$(show "$b")" \
-			"$(ratio "${b%% *}" "${a%% *}")"
+		two_cells "$drv" cpu1 cpu2 "$drv"
 	done
 	echo "(ib_write_bw, 4 QPs of 64 KiB messages, between two namespaces of one guest, MB/s)"
 fi
