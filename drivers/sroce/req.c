@@ -346,21 +346,59 @@ static struct sroce_mr *req_sge_mr(struct sroce_qp *qp, u32 lkey, int access,
 	return *mrp;
 }
 
-static int req_copy_sge(struct sroce_qp *qp, const struct ib_sge *sge,
-			u32 offset, void *buf, u32 len, bool to_wqe,
-			struct sroce_mr **mrp)
-{
-	struct sroce_mr *mr;
-	u64 iova;
+/* One piece of a message: @n bytes at @iova of @mr; 0 or an IB_WC_* status */
+typedef int (*req_piece_fn)(struct sroce_mr *mr, u64 iova, u32 n, void *arg);
 
-	if (check_add_overflow(sge->addr, (u64)offset, &iova))
+/*
+ * Hand @len bytes of @wqe's message from @offset to @fn, a piece per SGE,
+ * each SGE's MR looked up with @access (and cached in *@mrp).  Returns 0,
+ * IB_WC_LOC_PROT_ERR for a bad lkey or address, IB_WC_LOC_LEN_ERR if the
+ * SGEs hold fewer bytes, or what @fn returned.
+ */
+static int req_wqe_walk(struct sroce_qp *qp, const struct sroce_swqe *wqe,
+			u32 offset, u32 len, int access, struct sroce_mr **mrp,
+			req_piece_fn fn, void *arg)
+{
+	u32 nsge = min(wqe->num_sge, qp->max_send_sge);
+	struct sroce_mr *mr;
+	u32 i, n;
+	u64 iova;
+	int err;
+
+	for (i = 0; i < nsge && len; i++) {
+		const struct ib_sge *sge = &wqe->sge[i];
+
+		if (offset >= sge->length) {
+			offset -= sge->length;
+			continue;
+		}
+		n = min(len, sge->length - offset);
+		if (check_add_overflow(sge->addr, (u64)offset, &iova))
+			return IB_WC_LOC_PROT_ERR;
+		mr = req_sge_mr(qp, sge->lkey, access, mrp);
+		if (!mr)
+			return IB_WC_LOC_PROT_ERR;
+		err = fn(mr, iova, n, arg);
+		if (err)
+			return err;
+		len -= n;
+		offset = 0;
+	}
+	return len ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
+}
+
+struct req_copy {
+	u8 *buf;
+	enum sroce_copy_dir dir;
+};
+
+static int req_copy_piece(struct sroce_mr *mr, u64 iova, u32 n, void *arg)
+{
+	struct req_copy *c = arg;
+
+	if (sroce_mr_copy(mr, iova, c->buf, n, c->dir))
 		return IB_WC_LOC_PROT_ERR;
-	mr = req_sge_mr(qp, sge->lkey, to_wqe ? IB_ACCESS_LOCAL_WRITE : 0, mrp);
-	if (!mr)
-		return IB_WC_LOC_PROT_ERR;
-	if (sroce_mr_copy(mr, iova, buf, len, to_wqe ? SROCE_COPY_TO_MR :
-				       SROCE_COPY_FROM_MR))
-		return IB_WC_LOC_PROT_ERR;
+	c->buf += n;
 	return IB_WC_SUCCESS;
 }
 
@@ -384,8 +422,10 @@ int sroce_wqe_copy(struct sroce_qp *qp, const struct sroce_swqe *wqe,
 		   u32 offset, void *buf, u32 len, bool to_wqe,
 		   struct sroce_mr **mrp)
 {
-	u32 nsge = min(wqe->num_sge, qp->max_send_sge);
-	u32 i;
+	struct req_copy c = {
+		.buf = buf,
+		.dir = to_wqe ? SROCE_COPY_TO_MR : SROCE_COPY_FROM_MR,
+	};
 
 	if (wqe->send_flags & IB_SEND_INLINE) {
 		/* only ever read: inline data goes out, never comes back */
@@ -394,25 +434,9 @@ int sroce_wqe_copy(struct sroce_qp *qp, const struct sroce_swqe *wqe,
 		memcpy(buf, wqe->inline_data + offset, len);
 		return IB_WC_SUCCESS;
 	}
-
-	for (i = 0; i < nsge && len; i++) {
-		const struct ib_sge *sge = &wqe->sge[i];
-		u32 n;
-		int err;
-
-		if (offset >= sge->length) {
-			offset -= sge->length;
-			continue;
-		}
-		n = min(len, sge->length - offset);
-		err = req_copy_sge(qp, sge, offset, buf, n, to_wqe, mrp);
-		if (err)
-			return err;
-		buf += n;
-		len -= n;
-		offset = 0;
-	}
-	return len ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
+	return req_wqe_walk(qp, wqe, offset, len,
+			    to_wqe ? IB_ACCESS_LOCAL_WRITE : 0, mrp,
+			    req_copy_piece, &c);
 }
 
 /* ---- building a packet -------------------------------------------------- */
@@ -587,63 +611,42 @@ static u32 req_dest_qpn(const struct sroce_qp *qp, const struct sroce_swqe *wqe)
 }
 
 /*
- * Attach @len bytes of @wqe's message from @offset to @skb as fragments of
- * the MRs' pages, as sroce_wqe_copy() would copy them.  Any failure (a bad
- * lkey, a page the stack must not hold, too many pieces) sends the caller
- * back to copying, which finds a bad lkey again and completes the WQE
+ * One piece of a message as fragments of its MR's pages.  Any failure (a
+ * page the stack must not hold, too many pieces) sends the caller back to
+ * copying, which finds a bad lkey or range again and completes the WQE
  * with its error.
  */
-static int req_attach_payload(struct sroce_qp *qp,
-			      const struct sroce_swqe *wqe, u32 offset,
-			      u32 len, struct sk_buff *skb,
-			      struct sroce_mr **mrp)
+static int req_attach_piece(struct sroce_mr *mr, u64 iova, u32 n, void *arg)
 {
-	u32 nsge = min(wqe->num_sge, qp->max_send_sge);
-	u32 i, n, off, chunk;
-	struct sroce_mr *mr;
 	struct page *page;
-	u64 iova;
-	int err;
+	u32 off, chunk;
 
-	for (i = 0; i < nsge && len; i++) {
-		const struct ib_sge *sge = &wqe->sge[i];
-
-		if (offset >= sge->length) {
-			offset -= sge->length;
-			continue;
-		}
-		n = min(len, sge->length - offset);
-		mr = req_sge_mr(qp, sge->lkey, 0, mrp);
-		if (check_add_overflow(sge->addr, (u64)offset, &iova) || !mr ||
-		    sroce_mr_check_range(mr, iova, n))
-			return -EFAULT;
-		len -= n;
-		while (n) {
-			page = sroce_mr_page(mr, iova, &off);
-			if (!page)
-				return -EFAULT;
-			chunk = min_t(u32, n, PAGE_SIZE - off);
-			err = sroce_tx_add_page(skb, page, off, chunk);
-			if (err)
-				return err;
-			iova += chunk;
-			n -= chunk;
-		}
-		offset = 0;
+	if (sroce_mr_check_range(mr, iova, n))
+		return IB_WC_LOC_PROT_ERR;
+	while (n) {
+		page = sroce_mr_page(mr, iova, &off);
+		if (!page)
+			return IB_WC_LOC_PROT_ERR;
+		chunk = min_t(u32, n, PAGE_SIZE - off);
+		if (sroce_tx_add_page(arg, page, off, chunk))
+			return IB_WC_LOC_PROT_ERR;
+		iova += chunk;
+		n -= chunk;
 	}
-	return len ? -EFAULT : 0;
+	return IB_WC_SUCCESS;
 }
 
 /*
- * A packet whose payload stays in the MR's pages (txzc.h), or NULL to
- * copy it: an inline or short payload, a netdev without scatter-gather,
- * or memory that cannot be attached.
+ * A packet of @tp_len transport bytes whose payload stays in the MR's
+ * pages (txzc.h), or NULL to copy it: an inline or short payload, a
+ * netdev without scatter-gather, or memory that cannot be attached.
  */
 static struct sk_buff *req_alloc_zc(struct sroce_qp *qp,
 				    const struct sroce_swqe *wqe,
 				    const struct req_pkt *p,
 				    const struct sroce_av *av, u16 sport,
-				    void **bth, struct req_run *run)
+				    unsigned int tp_len, void **bth,
+				    struct req_run *run)
 {
 	u32 pad = sroce_padcnt(p->len);
 	struct sk_buff *skb;
@@ -651,12 +654,12 @@ static struct sk_buff *req_alloc_zc(struct sroce_qp *qp,
 	if (p->len < SROCE_TXZC_MIN || (wqe->send_flags & IB_SEND_INLINE) ||
 	    !sroce_txzc_possible(qp->sdev))
 		return NULL;
-	skb = sroce_tx_alloc_frags(qp->sdev, av, sport,
-				   sroce_opcode_info(p->opcode)->hdr_len +
-				   p->len + pad, p->len + pad, bth);
+	skb = sroce_tx_alloc_frags(qp->sdev, av, sport, tp_len, p->len + pad,
+				   bth);
 	if (!skb)
 		return NULL;
-	if (req_attach_payload(qp, wqe, p->offset, p->len, skb, &run->mr) ||
+	if (req_wqe_walk(qp, wqe, p->offset, p->len, 0, &run->mr,
+			 req_attach_piece, skb) ||
 	    sroce_tx_add_trailer(skb, pad)) {
 		kfree_skb(skb);
 		return NULL;
@@ -783,14 +786,13 @@ static enum req_step req_send_packet(struct sroce_qp *qp,
 		return req_drop_ud(qp, wqe, run);
 
 	req_plan(qp, wqe, &p);
+	tp_len = sroce_opcode_info(p.opcode)->hdr_len + p.len +
+		 sroce_padcnt(p.len);
 	av = req_dest(qp, wqe, &sport);
-	skb = req_alloc_zc(qp, wqe, &p, av, sport, &bth, run);
+	skb = req_alloc_zc(qp, wqe, &p, av, sport, tp_len, &bth, run);
 	zc = !!skb;
-	if (!zc) {
-		tp_len = sroce_opcode_info(p.opcode)->hdr_len + p.len +
-			 sroce_padcnt(p.len);
+	if (!zc)
 		skb = sroce_tx_alloc(qp->sdev, av, sport, tp_len, &bth);
-	}
 	if (!skb) {
 		run->nomem = true;
 		return REQ_STOP;
