@@ -279,6 +279,24 @@ veth_links() {
 		ip netns exec ns1 ping -c 1 -W 3 198.51.100.12 >/dev/null
 }
 
+# ns_write_bw DEV1 GID1 DEV2 GID2 PORT ARGS...: ib_write_bw with perftest's
+# ARGS from DEV1 (namespace ns1) to DEV2 (ns2, 198.51.100.12) on PORT;
+# prints its average MB/s, or nothing when it gave none (its output is in
+# /tmp/ns_write_bw.cli and .srv)
+ns_write_bw() {
+	local d1=$1 g1=$2 d2=$3 g2=$4 port=$5 srv
+	shift 5
+	ip netns exec ns2 timeout 180 ib_write_bw -d "$d2" -x "$g2" -F -p "$port" "$@" \
+		>/tmp/ns_write_bw.srv 2>&1 &
+	srv=$!
+	wait_for 20 bash -c "ip netns exec ns2 ss -ltn | grep -q ':$port '" || return 1
+	ip netns exec ns1 timeout 180 ib_write_bw -d "$d1" -x "$g1" -F -p "$port" "$@" \
+		198.51.100.12 >/tmp/ns_write_bw.cli 2>&1
+	wait "$srv"
+	awk '$1 ~ /^[0-9]+$/ && NF >= 5 { v = $4 } END { if (v != "") print v }' \
+		/tmp/ns_write_bw.cli
+}
+
 # veth_send_lat NAME PORT GID1 GID2 ARGS...: a 2-byte ib_send_lat from
 # sroce1 (ns1, GID index GID1) to sroce2 (ns2, GID2) over the veth rig,
 # with the perftest ARGS given ("-S 3 -n 100 -e"); prints "T_TYPICAL P99"

@@ -31,7 +31,7 @@ done
 port=18800
 # run DRV: link DRV at both ends, one ib_write_bw, unlink; prints MB/s
 run() {
-	local drv=$1 g1 g2 srv bw
+	local drv=$1 g1 g2 bw
 	port=$((port + 1))
 	if [ "$drv" = sroce ]; then
 		sroce_load
@@ -46,15 +46,8 @@ run() {
 		fail "$drv: no RoCE v2 GIDs"
 	g1=$(gid_index "${drv}1" "$(v4_gid 198.51.100.11)" "RoCE v2")
 	g2=$(gid_index "${drv}2" "$(v4_gid 198.51.100.12)" "RoCE v2")
-	ip netns exec ns2 timeout 180 ib_write_bw -d "${drv}2" -x "$g2" -F -p "$port" \
-		-s 65536 -q 4 -n 2000 >/tmp/vcpu.srv 2>&1 &
-	srv=$!
-	wait_for 20 bash -c "ip netns exec ns2 ss -ltn | grep -q ':$port '" ||
-		fail "$drv: no server"
-	ip netns exec ns1 timeout 180 ib_write_bw -d "${drv}1" -x "$g1" -F -p "$port" \
-		-s 65536 -q 4 -n 2000 198.51.100.12 >/tmp/vcpu.cli 2>&1
-	wait "$srv"
-	bw=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 { v = $4 } END { print v }' /tmp/vcpu.cli)
+	bw=$(ns_write_bw "${drv}1" "$g1" "${drv}2" "$g2" "$port" -s 65536 -q 4 -n 2000)
+	[ -n "$bw" ] || log "$drv failed: $(grep -v 'address\|GID' /tmp/ns_write_bw.cli | tail -n 4 | tr '\n' ' ')"
 	rdma link delete "${drv}1"
 	rdma link delete "${drv}2"
 	if [ "$drv" = sroce ]; then
@@ -62,7 +55,6 @@ run() {
 	else
 		modprobe -r rdma_rxe
 	fi
-	[ -n "$bw" ] || log "$drv failed: $(grep -v 'address\|GID' /tmp/vcpu.cli | tail -n 4 | tr '\n' ' ')"
 	echo "${bw:-n/a}"
 }
 

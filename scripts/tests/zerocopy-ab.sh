@@ -24,19 +24,11 @@ port=18700
 # run NAME SIZE ITERS: ib_write_bw of ITERS SIZE-byte messages, ns1 to
 # ns2; prints "NAME MB/s zerocopy-packets-added"
 run() {
-	local name=$1 size=$2 iters=$3 zc0 srv bw
+	local zc0 bw
 	port=$((port + 1))
 	zc0=$(counter sroce1 tx_zerocopy_packets)
-	ip netns exec ns2 timeout 120 ib_write_bw -d sroce2 -x "$g2" -F -p "$port" \
-		-s "$size" -n "$iters" >/tmp/zc.srv 2>&1 &
-	srv=$!
-	wait_for 20 bash -c "ip netns exec ns2 ss -ltn | grep -q ':$port '" ||
-		fail "$name: no server"
-	ip netns exec ns1 timeout 120 ib_write_bw -d sroce1 -x "$g1" -F -p "$port" \
-		-s "$size" -n "$iters" 198.51.100.12 >/tmp/zc.cli 2>&1
-	wait "$srv"
-	bw=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 { v = $4 } END { print v }' /tmp/zc.cli)
-	echo "$name ${bw:-n/a} $(($(counter sroce1 tx_zerocopy_packets) - zc0))"
+	bw=$(ns_write_bw sroce1 "$g1" sroce2 "$g2" "$port" -s "$2" -n "$3")
+	echo "$1 ${bw:-n/a} $(($(counter sroce1 tx_zerocopy_packets) - zc0))"
 }
 
 for r in $(seq "$rounds"); do
