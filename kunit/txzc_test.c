@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for zero-copy transmit (txzc.c): the ICRC over a packet in
- * fragments must be the one over the same bytes in one piece, and the
- * fragment helpers must take page references and refuse what the stack
- * cannot hold.
+ * KUnit tests for packets in fragments: zero-copy transmit (txzc.c),
+ * whose ICRC over a packet in fragments must be the one over the same
+ * bytes in one piece and whose fragment helpers must take page
+ * references and refuse what the stack cannot hold; and receive
+ * (pktbuf.c), which checks the ICRC and copies the payload where they
+ * lie.
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
@@ -11,6 +13,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include <sroce/pktbuf.h>
 #include <sroce/txzc.h>
 #include <sroce/wire.h>
 
@@ -205,11 +208,139 @@ static void sroce_txzc_fragments(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, page_ref_count(page), refs);
 }
 
+/*
+ * A packet as a netdev may deliver it: its first @lin bytes linear, the
+ * rest in two fragments, the second holding the last @cut bytes (so
+ * an ICRC may straddle them).  @body gets where each fragment's bytes
+ * are, for a test to alter.
+ */
+static struct sk_buff *sroce_pktbuf_test_rx_skb(struct kunit *test,
+						const u8 *pkt, unsigned int len,
+						unsigned int lin, unsigned int cut,
+						u8 *body[2])
+{
+	struct page *pg[2] = { sroce_txzc_test_page(test),
+			       sroce_txzc_test_page(test) };
+	struct sk_buff *skb;
+
+	KUNIT_ASSERT_GT(test, len, lin + cut);
+	KUNIT_ASSERT_GT(test, cut, 0);
+	skb = sroce_txzc_test_skb(test, pkt, lin);
+	sroce_txzc_test_attach(test, skb, pg[0], 3, pkt + lin, len - lin - cut);
+	sroce_txzc_test_attach(test, skb, pg[1], PAGE_SIZE - cut,
+			       pkt + len - cut, cut);
+	body[0] = (u8 *)page_address(pg[0]) + 3;
+	body[1] = (u8 *)page_address(pg[1]) + PAGE_SIZE - cut;
+	KUNIT_EXPECT_EQ(test, skb->len, len);
+	return skb;
+}
+
+/*
+ * Received in pieces, the headers linear and the ICRC split between two
+ * fragments: each vector's ICRC checks where it lies, and a bit changed
+ * in either fragment fails it.
+ */
+static void sroce_pktbuf_rx_icrc(struct kunit *test)
+{
+	const struct sroce_test_vec *vecs[] = {
+		&sroce_test_vec_cnp, &sroce_test_vec_uc, &sroce_test_vec_v1,
+		&sroce_test_vec_v6, &sroce_test_vec_ipopt,
+	};
+	struct sroce_pkt pkt;
+	struct sk_buff *skb;
+	unsigned int i;
+	u8 *body[2];
+
+	for (i = 0; i < ARRAY_SIZE(vecs); i++) {
+		const struct sroce_test_vec *v = vecs[i];
+
+		KUNIT_ASSERT_EQ(test, sroce_pkt_parse(v->data, v->len, v->type,
+						      &pkt), 0);
+		skb = sroce_pktbuf_test_rx_skb(test, v->data, v->len,
+					       pkt.payload_off, 2, body);
+		KUNIT_EXPECT_TRUE_MSG(test, sroce_skb_icrc_ok(skb, &pkt), "%s",
+				      v->name);
+		body[0][0] ^= 0x10;
+		KUNIT_EXPECT_FALSE_MSG(test, sroce_skb_icrc_ok(skb, &pkt), "%s",
+				       v->name);
+		body[0][0] ^= 0x10;
+		body[1][1] ^= 0x01;
+		KUNIT_EXPECT_FALSE_MSG(test, sroce_skb_icrc_ok(skb, &pkt), "%s",
+				       v->name);
+		body[1][1] ^= 0x01;
+		KUNIT_EXPECT_TRUE(test, sroce_skb_icrc_ok(skb, &pkt));
+	}
+}
+
+#define SROCE_PKTBUF_TEST_PLEN	3000
+
+/*
+ * A 3000-byte SEND received in a linear part and two fragments: its
+ * payload copied out in three pieces is the payload sent, a copy past
+ * the payload and the ICRC or into the packet is refused, and a byte
+ * changed in a fragment shows in both the ICRC and the copy.
+ */
+static void sroce_pktbuf_rx_payload(struct kunit *test)
+{
+	static const unsigned int piece[] = { 7, 2000, 993 };
+	const struct sroce_opcode_info *info;
+	struct sroce_net_params np = {
+		.type = SROCE_NET_ROCE_V2_IPV4,
+		.saddr.s6_addr = { [10] = 0xff, 0xff, 192, 0, 2, 1 },
+		.daddr.s6_addr = { [10] = 0xff, 0xff, 192, 0, 2, 2 },
+		.sport = 0xc001,
+		.hop_limit = 64,
+	};
+	u8 tp[SROCE_BTH_LEN], *payload, *pkt, *out, *body[2];
+	unsigned int len, i, done = 0;
+	struct sroce_bytes b;
+	struct sroce_pkt rx;
+	struct sk_buff *skb;
+
+	info = sroce_opcode_info(SROCE_OP_RC_SEND_ONLY);
+	len = sroce_frame_len(np.type, info, SROCE_PKTBUF_TEST_PLEN);
+	payload = kunit_kmalloc(test, SROCE_PKTBUF_TEST_PLEN, GFP_KERNEL);
+	pkt = kunit_kmalloc(test, len, GFP_KERNEL);
+	out = kunit_kzalloc(test, SROCE_PKTBUF_TEST_PLEN, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, payload && pkt && out);
+	for (i = 0; i < SROCE_PKTBUF_TEST_PLEN; i++)
+		payload[i] = i * 13 + (i >> 8);
+	sroce_bth_init(tp, SROCE_OP_RC_SEND_ONLY, 0xffff, 0x123, 0x456);
+	KUNIT_ASSERT_EQ(test, sroce_frame_build(pkt, len, &np, tp, payload,
+						SROCE_PKTBUF_TEST_PLEN), (int)len);
+	KUNIT_ASSERT_EQ(test, sroce_pkt_parse(pkt, len, np.type, &rx), 0);
+
+	skb = sroce_pktbuf_test_rx_skb(test, pkt, len, rx.payload_off + 10,
+				       1000, body);
+	rx.skb = skb;
+	KUNIT_EXPECT_TRUE(test, sroce_skb_icrc_ok(skb, &rx));
+	b = sroce_pkt_payload_bytes(NULL, &rx);
+	for (i = 0; i < ARRAY_SIZE(piece); i++) {
+		KUNIT_ASSERT_EQ(test, sroce_bytes_move(&b, out + done, piece[i],
+						       true), 0);
+		done += piece[i];
+	}
+	KUNIT_EXPECT_EQ(test, done, SROCE_PKTBUF_TEST_PLEN);
+	KUNIT_EXPECT_MEMEQ(test, out, payload, SROCE_PKTBUF_TEST_PLEN);
+	/* the ICRC's 4 bytes are left, not 5; and a packet is never written */
+	KUNIT_EXPECT_EQ(test, sroce_bytes_move(&b, out, 5, true), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sroce_bytes_move(&b, out, 4, false), -EFAULT);
+
+	body[1][0] ^= 0x80;
+	KUNIT_EXPECT_FALSE(test, sroce_skb_icrc_ok(skb, &rx));
+	b = sroce_pkt_payload_bytes(NULL, &rx);
+	KUNIT_ASSERT_EQ(test, sroce_bytes_move(&b, out, SROCE_PKTBUF_TEST_PLEN,
+					       true), 0);
+	KUNIT_EXPECT_MEMNEQ(test, out, payload, SROCE_PKTBUF_TEST_PLEN);
+}
+
 static struct kunit_case sroce_txzc_test_cases[] = {
 	KUNIT_CASE(sroce_txzc_icrc_vectors),
 	KUNIT_CASE(sroce_txzc_icrc_long),
 	KUNIT_CASE(sroce_txzc_icrc_refused),
 	KUNIT_CASE(sroce_txzc_fragments),
+	KUNIT_CASE(sroce_pktbuf_rx_icrc),
+	KUNIT_CASE(sroce_pktbuf_rx_payload),
 	{}
 };
 

@@ -24,6 +24,7 @@
 #include <sroce/frame.h>
 #include <sroce/hdr.h>
 #include <sroce/mr.h>
+#include <sroce/pktbuf.h>
 #include <sroce/psn.h>
 #include <sroce/qp.h>
 #include <sroce/sroce.h>
@@ -400,6 +401,7 @@ static int comp_read_place(struct sroce_qp *qp, struct sroce_swqe *wqe,
 	u64 off = (u64)sroce_psn_diff(pkt->psn, wqe->first_psn) * mtu;
 	bool last = pkt->psn == wqe->last_psn;
 	struct sroce_mr *mr = NULL;
+	struct sroce_bytes b;
 	u32 want;
 	int status;
 
@@ -410,8 +412,8 @@ static int comp_read_place(struct sroce_qp *qp, struct sroce_swqe *wqe,
 	if (pkt->payload_len != want)
 		return IB_WC_BAD_RESP_ERR;
 
-	status = sroce_wqe_copy(qp, wqe, off, (void *)sroce_pkt_payload(nh, pkt),
-				want, true, &mr);
+	b = sroce_pkt_payload_bytes(nh, pkt);
+	status = sroce_wqe_copy(qp, wqe, off, &b, want, true, &mr);
 	if (mr)
 		sroce_mr_put(mr);
 	return status;
@@ -452,6 +454,7 @@ static void comp_atomic_ack(struct sroce_qp *qp, const void *nh,
 	const void *atmack = sroce_pkt_hdr(nh, pkt, SROCE_HDR_ATMACK);
 	struct sroce_mr *mr = NULL;
 	struct sroce_swqe *wqe;
+	struct sroce_bytes b;
 	u64 orig;
 	int status;
 
@@ -473,7 +476,8 @@ static void comp_atomic_ack(struct sroce_qp *qp, const void *nh,
 
 	/* the original remote value, in host order like any local u64 */
 	orig = sroce_atmack_orig(atmack);
-	status = sroce_wqe_copy(qp, wqe, 0, &orig, sizeof(orig), true, &mr);
+	b = sroce_bytes_buf(&orig);
+	status = sroce_wqe_copy(qp, wqe, 0, &b, sizeof(orig), true, &mr);
 	if (mr)
 		sroce_mr_put(mr);
 	if (status) {

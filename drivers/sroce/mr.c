@@ -21,6 +21,7 @@
 #include <rdma/ib_verbs.h>
 
 #include <sroce/mr.h>
+#include <sroce/pktbuf.h>
 #include <sroce/pool.h>
 #include <sroce/sroce.h>
 #include <sroce/verbs.h>
@@ -166,58 +167,62 @@ static void sroce_mr_unmap(struct sroce_mr *mr, void *va)
 }
 
 /**
- * sroce_mr_copy() - copy between a buffer and an MR, checking bounds
+ * sroce_mr_copy_bytes() - copy between an MR and a buffer or a packet
  * @mr: a referenced MR (sroce_mr_lookup()), access flags already checked
  * @iova: first byte in the MR
- * @buf: kernel buffer
+ * @b: the other end (pktbuf.h), advanced past the bytes copied; a
+ *	packet only as a source (%SROCE_COPY_TO_MR)
  * @len: bytes to copy
  * @dir: SROCE_COPY_TO_MR or SROCE_COPY_FROM_MR
  *
  * Callable from softirq.  Return: 0, -EFAULT if the range is not inside the
- * MR, -EACCES when writing to a user MR pinned read-only.
+ * MR (or @b has fewer bytes), -EACCES when writing to a user MR pinned
+ * read-only.
  */
-int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
-		  enum sroce_copy_dir dir)
+int sroce_mr_copy_bytes(struct sroce_mr *mr, u64 iova, struct sroce_bytes *b,
+			u32 len, enum sroce_copy_dir dir)
 {
+	bool to_mr = dir == SROCE_COPY_TO_MR;
 	struct sroce_mr_span sp;
 	u64 off;
 
 	sroce_mr_span(mr, &sp);
 	if (!sroce_range_ok(sp.iova, sp.length, iova, len))
 		return -EFAULT;
-	if (dir == SROCE_COPY_TO_MR && !sroce_mr_writable(mr))
+	if (to_mr && !sroce_mr_writable(mr))
 		return -EACCES;
 	if (!len)
 		return 0;
 
-	if (mr->type == SROCE_MR_DMA) {
-		void *va = (void *)(uintptr_t)iova;
-
-		if (dir == SROCE_COPY_TO_MR)
-			memcpy(va, buf, len);
-		else
-			memcpy(buf, va, len);
-		return 0;
-	}
+	if (mr->type == SROCE_MR_DMA)
+		return sroce_bytes_move(b, (void *)(uintptr_t)iova, len, to_mr);
 
 	off = iova - sp.iova + sp.page_off;
 	while (len) {
 		u32 avail, n;
 		void *va = sroce_mr_map(mr, &sp, off, &avail);
+		int err;
 
 		if (!va)
 			return -EFAULT;
 		n = min(len, avail);
-		if (dir == SROCE_COPY_TO_MR)
-			memcpy(va, buf, n);
-		else
-			memcpy(buf, va, n);
+		err = sroce_bytes_move(b, va, n, to_mr);
 		sroce_mr_unmap(mr, va);
-		buf += n;
+		if (err)
+			return err;
 		off += n;
 		len -= n;
 	}
 	return 0;
+}
+
+/* sroce_mr_copy_bytes() with a kernel buffer */
+int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
+		  enum sroce_copy_dir dir)
+{
+	struct sroce_bytes b = sroce_bytes_buf(buf);
+
+	return sroce_mr_copy_bytes(mr, iova, &b, len, dir);
 }
 
 /**

@@ -22,6 +22,7 @@
 #include <sroce/hdr.h>
 #include <sroce/mr.h>
 #include <sroce/opcode.h>
+#include <sroce/pktbuf.h>
 #include <sroce/psn.h>
 #include <sroce/qp.h>
 #include <sroce/sroce.h>
@@ -388,7 +389,7 @@ static int req_wqe_walk(struct sroce_qp *qp, const struct sroce_swqe *wqe,
 }
 
 struct req_copy {
-	u8 *buf;
+	struct sroce_bytes *b;
 	enum sroce_copy_dir dir;
 };
 
@@ -396,9 +397,8 @@ static int req_copy_piece(struct sroce_mr *mr, u64 iova, u32 n, void *arg)
 {
 	struct req_copy *c = arg;
 
-	if (sroce_mr_copy(mr, iova, c->buf, n, c->dir))
+	if (sroce_mr_copy_bytes(mr, iova, c->b, n, c->dir))
 		return IB_WC_LOC_PROT_ERR;
-	c->buf += n;
 	return IB_WC_SUCCESS;
 }
 
@@ -407,7 +407,8 @@ static int req_copy_piece(struct sroce_mr *mr, u64 iova, u32 n, void *arg)
  * @qp: the QP of @wqe (its PD checks the lkeys)
  * @wqe: the send WQE; its SGEs are the kernel's copy
  * @offset: first byte of the message
- * @buf: packet payload
+ * @b: the packet payload: a buffer, or a received packet (@to_wqe only);
+ *	advanced past the bytes copied
  * @len: bytes to copy
  * @to_wqe: into the WQE's memory (READ response, atomic result) instead of
  *	out of it (SEND/WRITE payload)
@@ -419,11 +420,11 @@ static int req_copy_piece(struct sroce_mr *mr, u64 iova, u32 n, void *arg)
  * bytes.
  */
 int sroce_wqe_copy(struct sroce_qp *qp, const struct sroce_swqe *wqe,
-		   u32 offset, void *buf, u32 len, bool to_wqe,
+		   u32 offset, struct sroce_bytes *b, u32 len, bool to_wqe,
 		   struct sroce_mr **mrp)
 {
 	struct req_copy c = {
-		.buf = buf,
+		.b = b,
 		.dir = to_wqe ? SROCE_COPY_TO_MR : SROCE_COPY_FROM_MR,
 	};
 
@@ -431,7 +432,9 @@ int sroce_wqe_copy(struct sroce_qp *qp, const struct sroce_swqe *wqe,
 		/* only ever read: inline data goes out, never comes back */
 		if (to_wqe || offset > wqe->length || len > wqe->length - offset)
 			return IB_WC_LOC_LEN_ERR;
-		memcpy(buf, wqe->inline_data + offset, len);
+		if (sroce_bytes_move(b, (u8 *)wqe->inline_data + offset, len,
+				     false))
+			return IB_WC_LOC_LEN_ERR;
 		return IB_WC_SUCCESS;
 	}
 	return req_wqe_walk(qp, wqe, offset, len,
@@ -640,6 +643,9 @@ static int req_attach_piece(struct sroce_mr *mr, u64 iova, u32 n, void *arg)
  * A packet of @tp_len transport bytes whose payload stays in the MR's
  * pages (txzc.h), or NULL to copy it: an inline or short payload, a
  * netdev without scatter-gather, or memory that cannot be attached.
+ * Only RC: a UC or UD send completes once handed to the netdev, and
+ * its buffer, reused at once, would change under a packet still queued
+ * there; an RC request completes on its ACK, when the peer has it.
  */
 static struct sk_buff *req_alloc_zc(struct sroce_qp *qp,
 				    const struct sroce_swqe *wqe,
@@ -651,7 +657,8 @@ static struct sk_buff *req_alloc_zc(struct sroce_qp *qp,
 	u32 pad = sroce_padcnt(p->len);
 	struct sk_buff *skb;
 
-	if (p->len < SROCE_TXZC_MIN || (wqe->send_flags & IB_SEND_INLINE) ||
+	if (qp->type != IB_QPT_RC || p->len < SROCE_TXZC_MIN ||
+	    (wqe->send_flags & IB_SEND_INLINE) ||
 	    !sroce_txzc_possible(qp->sdev))
 		return NULL;
 	skb = sroce_tx_alloc_frags(qp->sdev, av, sport, tp_len, p->len + pad,
@@ -680,6 +687,7 @@ static int req_build_packet(struct sroce_qp *qp, const struct sroce_swqe *wqe,
 	bool solicited = wqe->send_flags & IB_SEND_SOLICITED;
 	u8 pad = sroce_padcnt(p->len);
 	u8 *payload = bth + info->hdr_len;
+	struct sroce_bytes b;
 	int err;
 
 	sroce_bth_init(bth, p->opcode, SROCE_DEFAULT_PKEY,
@@ -694,8 +702,8 @@ static int req_build_packet(struct sroce_qp *qp, const struct sroce_swqe *wqe,
 	if (zc)
 		return 0;
 
-	err = sroce_wqe_copy(qp, wqe, p->offset, payload, p->len, false,
-			     &run->mr);
+	b = sroce_bytes_buf(payload);
+	err = sroce_wqe_copy(qp, wqe, p->offset, &b, p->len, false, &run->mr);
 	if (err)
 		return err;
 	memset(payload + p->len, 0, pad);

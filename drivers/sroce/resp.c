@@ -27,6 +27,7 @@
 #include <rdma/ib_mad.h>
 
 #include <sroce/mr.h>
+#include <sroce/pktbuf.h>
 #include <sroce/qp.h>
 #include <sroce/sroce.h>
 #include <sroce/trace.h>
@@ -698,7 +699,7 @@ static struct ib_wc *resp_recv_wc(struct resp_ctx *c, enum ib_wc_opcode op,
 
 /* Copy @len bytes at offset @off of @sge; -EACCES for a bad lkey or range */
 static int resp_place_sge(struct sroce_qp *qp, const struct ib_sge *sge,
-			  u32 off, const void *data, u32 len)
+			  u32 off, struct sroce_bytes *data, u32 len)
 {
 	struct sroce_mr *mr;
 	int err;
@@ -707,8 +708,8 @@ static int resp_place_sge(struct sroce_qp *qp, const struct ib_sge *sge,
 			     false);
 	if (!mr)
 		return -EACCES;
-	err = sroce_mr_copy(mr, sge->addr + off, (void *)data, len,
-			    SROCE_COPY_TO_MR);
+	err = sroce_mr_copy_bytes(mr, sge->addr + off, data, len,
+				  SROCE_COPY_TO_MR);
 	sroce_mr_put(mr);
 	return err ? -EACCES : 0;
 }
@@ -716,13 +717,13 @@ static int resp_place_sge(struct sroce_qp *qp, const struct ib_sge *sge,
 /**
  * resp_place() - append message bytes to the receive WQE held
  * @qp: the QP, resp.lock held
- * @data: the bytes
+ * @data: the bytes (pktbuf.h), advanced past those placed
  * @len: how many
  *
  * Return: 0, -ENOSPC when the message outgrows the WQE, or -EACCES when
  * an SGE cannot be written (bad lkey, out of its MR, read-only memory).
  */
-static int resp_place(struct sroce_qp *qp, const void *data, u32 len)
+static int resp_place(struct sroce_qp *qp, struct sroce_bytes *data, u32 len)
 {
 	struct sroce_resp *resp = &qp->resp;
 	const struct sroce_rwqe *wqe = &resp->wqe;
@@ -750,7 +751,6 @@ static int resp_place(struct sroce_qp *qp, const void *data, u32 len)
 			return err;
 		resp->sge_off += n;
 		resp->offset += n;
-		data += n;
 		len -= n;
 	}
 	return 0;
@@ -791,6 +791,7 @@ static enum resp_verdict resp_send(struct resp_ctx *c)
 {
 	struct sroce_qp *qp = c->qp;
 	struct sroce_resp *resp = &qp->resp;
+	struct sroce_bytes b;
 	const void *ieth;
 	int err;
 
@@ -800,8 +801,8 @@ static enum resp_verdict resp_send(struct resp_ctx *c)
 			return resp_wqe_err(c, err);
 		resp->offset = 0;
 	}
-	err = resp_place(qp, sroce_pkt_payload(c->nh, c->pkt),
-			 c->pkt->payload_len);
+	b = sroce_pkt_payload_bytes(c->nh, c->pkt);
+	err = resp_place(qp, &b, c->pkt->payload_len);
 	if (err)
 		return resp_place_err(c, err);
 	if (!(c->flags & SROCE_OPF_END))
@@ -861,6 +862,7 @@ static int resp_write_data(struct resp_ctx *c)
 	struct sroce_qp *qp = c->qp;
 	struct sroce_resp *resp = &qp->resp;
 	u32 len = c->pkt->payload_len;
+	struct sroce_bytes b;
 	struct sroce_mr *mr;
 	int err;
 
@@ -869,9 +871,9 @@ static int resp_write_data(struct resp_ctx *c)
 			       resp->write_va, len);
 	if (!mr)
 		return -EACCES;
-	err = sroce_mr_copy(mr, resp->write_va,
-			    (void *)sroce_pkt_payload(c->nh, c->pkt), len,
-			    SROCE_COPY_TO_MR);
+	b = sroce_pkt_payload_bytes(c->nh, c->pkt);
+	err = sroce_mr_copy_bytes(mr, resp->write_va, &b, len,
+				  SROCE_COPY_TO_MR);
 	sroce_mr_put(mr);
 	return err;
 }
@@ -1316,6 +1318,7 @@ static void resp_ud_locked(struct resp_ctx *c, const void *deth)
 	struct sroce_qp *qp = c->qp;
 	struct sroce_resp *resp = &qp->resp;
 	union rdma_network_hdr grh;
+	struct sroce_bytes b;
 	int err;
 
 	err = resp_get_wqe(qp);
@@ -1333,10 +1336,12 @@ static void resp_ud_locked(struct resp_ctx *c, const void *deth)
 		return;
 	}
 	sroce_pkt_ud_grh(c->nh, c->pkt, &grh);
-	err = resp_place(qp, &grh, RESP_UD_GRH_LEN);
-	if (!err)
-		err = resp_place(qp, sroce_pkt_payload(c->nh, c->pkt),
-				 c->pkt->payload_len);
+	b = sroce_bytes_buf(&grh);
+	err = resp_place(qp, &b, RESP_UD_GRH_LEN);
+	if (!err) {
+		b = sroce_pkt_payload_bytes(c->nh, c->pkt);
+		err = resp_place(qp, &b, c->pkt->payload_len);
+	}
 	if (err) {
 		c->status = err == -ENOSPC ? IB_WC_LOC_LEN_ERR :
 					     IB_WC_LOC_PROT_ERR;

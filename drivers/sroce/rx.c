@@ -10,6 +10,7 @@
 #include <linux/skbuff.h>
 
 #include <sroce/cnp.h>
+#include <sroce/pktbuf.h>
 #include <sroce/qp.h>
 #include <sroce/sroce.h>
 #include <sroce/wire.h>
@@ -131,38 +132,67 @@ static void sroce_rx_count_ecn(struct sroce_dev *sdev,
 		sroce_stats_inc(sdev, SROCE_CNT_RX_ECN_ECT);
 }
 
+/*
+ * Make @skb's data start at its network header, where the offsets of
+ * struct sroce_pkt and pktbuf.h count from: UDP hands it over at the UDP
+ * header, loopback at the Ethernet header.  Then its headers up to the
+ * payload are made linear, and the rest is read where it lies.  A
+ * frag_list (which the ICRC walk does not follow) or unreadable
+ * fragments are linearised or refused.  Return: false to drop it.
+ */
+static bool sroce_rx_prepare(struct sroce_dev *sdev, struct sk_buff *skb)
+{
+	int off = skb_network_offset(skb);
+
+	if (off < 0)
+		__skb_push(skb, -off);
+	else if (!pskb_pull(skb, off))
+		goto nomem;
+	if (!skb_frags_readable(skb)) {
+		sroce_stats_inc(sdev, SROCE_CNT_RX_HDR_ERR);
+		return false;
+	}
+	if (skb_has_frag_list(skb) && skb_linearize(skb))
+		goto nomem;
+	if (!pskb_may_pull(skb, min(skb->len, SROCE_PKT_PARSE_MAX)))
+		goto nomem;
+	return true;
+nomem:
+	sroce_stats_inc(sdev, SROCE_CNT_RX_NOMEM);
+	return false;
+}
+
 void sroce_rx(struct sroce_dev *sdev, struct sk_buff *skb, int net_type)
 {
 	struct sroce_pkt pkt;
-	unsigned int len;
 	const u8 *nh;
 
 	sroce_stats_inc(sdev, SROCE_CNT_RX_PACKETS);
 	sroce_stats_inc(sdev, net_type == SROCE_NET_ROCE_V1 ?
 			      SROCE_CNT_RX_V1_PACKETS : SROCE_CNT_RX_V2_PACKETS);
 
-	/*
-	 * The ICRC covers the whole packet, so it is read in full anyway;
-	 * one linear copy keeps every later access a plain bounds check.
-	 */
-	if (skb_linearize(skb)) {
-		sroce_stats_inc(sdev, SROCE_CNT_RX_NOMEM);
+	if (!sroce_rx_prepare(sdev, skb))
 		goto drop;
-	}
-	nh = skb_network_header(skb);
-	len = skb_tail_pointer(skb) - nh;
-
-	if (sroce_pkt_parse(nh, len, net_type, &pkt)) {
+	if (sroce_pkt_parse(skb->data, skb->len, net_type, &pkt)) {
 		sroce_stats_inc(sdev, SROCE_CNT_RX_HDR_ERR);
 		goto drop;
 	}
+	/* the extended headers too; this may move the linear part */
+	if (!pskb_may_pull(skb, pkt.payload_off)) {
+		sroce_stats_inc(sdev, SROCE_CNT_RX_NOMEM);
+		goto drop;
+	}
+	nh = skb->data;
+	pkt.skb = skb;
 	pkt.loopback = skb->pkt_type == PACKET_LOOPBACK;
 	pkt.vlan_id = is_vlan_dev(skb->dev) ? vlan_dev_vlan_id(skb->dev) :
 					      SROCE_NO_VLAN;
-	if (!sroce_pkt_icrc_ok(nh, &pkt)) {
+	if (!sroce_skb_icrc_ok(skb, &pkt)) {
 		sroce_stats_inc(sdev, SROCE_CNT_RX_ICRC_ERR);
 		goto drop;
 	}
+	if (skb_headlen(skb) < pkt.payload_off + pkt.payload_len)
+		sroce_stats_inc(sdev, SROCE_CNT_RX_FRAGMENTED);
 	sroce_stats_add(sdev, SROCE_CNT_RX_BYTES, pkt.len);
 	sroce_rx_count_ecn(sdev, &pkt);
 

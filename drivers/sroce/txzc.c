@@ -4,13 +4,13 @@
  * fragments, a trailer fragment for the pad and the ICRC, and the ICRC
  * computed over all of it.
  */
-#include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/net.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 
 #include <sroce/icrc.h>
+#include <sroce/pktbuf.h>
 #include <sroce/sroce.h>
 #include <sroce/txzc.h>
 
@@ -62,46 +62,22 @@ int sroce_tx_add_trailer(struct sk_buff *skb, unsigned int pad)
 	return 0;
 }
 
-/* The running ICRC over @len bytes of fragment @f, a page at a time */
-static u32 sroce_txzc_frag_crc(u32 crc, const skb_frag_t *f, u32 len)
-{
-	u32 p_off, p_len, done;
-	struct page *p;
-	u8 *va;
-
-	skb_frag_foreach_page(f, skb_frag_off(f), len, p, p_off, p_len, done) {
-		va = kmap_local_page(p);
-		crc = sroce_icrc_update(crc, va + p_off, p_len);
-		kunmap_local(va);
-	}
-	return crc;
-}
-
 int sroce_txzc_put_icrc(struct sk_buff *skb, enum sroce_net_type t)
 {
 	const struct skb_shared_info *sh = skb_shinfo(skb);
-	u8 *nh = skb_network_header(skb);
-	unsigned int lin = skb_tail_pointer(skb) - nh;
-	unsigned int n = sroce_icrc_hdr_len(t, nh);
+	unsigned int len = skb_tail_pointer(skb) - skb_network_header(skb) +
+			   skb->data_len;
 	const skb_frag_t *last;
-	unsigned int i;
-	u32 crc;
+	u32 icrc;
 
-	if (!sh->nr_frags || skb_has_frag_list(skb) || !n || lin < n)
+	if (!sh->nr_frags)
 		return -EINVAL;
 	last = &sh->frags[sh->nr_frags - 1];
-	if (skb_frag_size(last) < SROCE_ICRC_LEN)
+	if (skb_frag_size(last) < SROCE_ICRC_LEN ||
+	    sroce_skb_icrc(skb, t, len - SROCE_ICRC_LEN, &icrc))
 		return -EINVAL;
-
-	crc = sroce_icrc_start(t, nh);
-	crc = sroce_icrc_update(crc, nh + n, lin - n);
-	for (i = 0; i + 1 < sh->nr_frags; i++)
-		crc = sroce_txzc_frag_crc(crc, &sh->frags[i],
-					  skb_frag_size(&sh->frags[i]));
-	crc = sroce_txzc_frag_crc(crc, last,
-				  skb_frag_size(last) - SROCE_ICRC_LEN);
 	/* the trailer came from netdev_alloc_frag(): mapped memory */
 	sroce_icrc_put((u8 *)skb_frag_address(last) + skb_frag_size(last) -
-		       SROCE_ICRC_LEN, sroce_icrc_finish(crc));
+		       SROCE_ICRC_LEN, icrc);
 	return 0;
 }

@@ -15,6 +15,8 @@
 #include <sroce/nethdr.h>
 #include <sroce/opcode.h>
 
+struct sk_buff;
+
 /* --- Build --------------------------------------------------------------- */
 
 struct sroce_net_params {
@@ -122,6 +124,12 @@ struct sroce_pkt {
 	bool becn;
 	bool loopback;			/* sent by this device (loopback.c) */
 	u16 vlan_id;			/* of its VLAN device, or SROCE_NO_VLAN */
+	/*
+	 * The skb holding it, its data at the network header, set by the
+	 * receive path: the payload may be in its fragments (pktbuf.h).
+	 * NULL for a packet parsed from a bare buffer.
+	 */
+	const struct sk_buff *skb;
 };
 
 /* A packet's or a path's VLAN when it has none (rdma_read_gid_l2_fields) */

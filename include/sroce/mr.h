@@ -15,6 +15,7 @@ struct page;
 struct rdma_ah_attr;
 struct sroce_ah;
 struct sroce_av;
+struct sroce_bytes;
 struct sroce_dev;
 struct sroce_mr;
 struct sroce_pd;
@@ -42,6 +43,8 @@ void sroce_mr_put(struct sroce_mr *mr);
 int sroce_mr_check_range(const struct sroce_mr *mr, u64 iova, u64 len);
 int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 		  enum sroce_copy_dir dir);
+int sroce_mr_copy_bytes(struct sroce_mr *mr, u64 iova, struct sroce_bytes *b,
+			u32 len, enum sroce_copy_dir dir);
 struct page *sroce_mr_page(struct sroce_mr *mr, u64 iova, u32 *offset);
 int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, enum sroce_atomic_op op,
 		    u64 compare_add, u64 swap, u64 *orig);

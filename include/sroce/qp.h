@@ -55,6 +55,7 @@
 #include <sroce/verbs.h>
 
 struct sk_buff;
+struct sroce_bytes;
 struct sroce_dev;
 struct sroce_pkt;
 
@@ -683,13 +684,13 @@ void sroce_req_set_psn(struct sroce_qp *qp, u32 psn);
 /* Rewind to the oldest unacknowledged WQE (timeout, NAK); under sq_lock */
 void sroce_req_rewind(struct sroce_qp *qp);
 /*
- * Copy @len bytes at @offset of @wqe's message between @buf and the WQE's
- * SGEs or inline data (@to_wqe: into them).  *@mrp caches the last MR
- * looked up for one direction (start with NULL, sroce_mr_put() when done).
- * Returns 0 or the IB_WC_* error status.
+ * Copy @len bytes at @offset of @wqe's message between @b (pktbuf.h) and
+ * the WQE's SGEs or inline data (@to_wqe: into them).  *@mrp caches the
+ * last MR looked up for one direction (start with NULL, sroce_mr_put()
+ * when done).  Returns 0 or the IB_WC_* error status.
  */
 int sroce_wqe_copy(struct sroce_qp *qp, const struct sroce_swqe *wqe,
-		   u32 offset, void *buf, u32 len, bool to_wqe,
+		   u32 offset, struct sroce_bytes *b, u32 len, bool to_wqe,
 		   struct sroce_mr **mrp);
 
 /* Local operations: executed by the requester, no packet, no PSN */

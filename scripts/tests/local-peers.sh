@@ -44,7 +44,7 @@ verify_build "$prog" "$verify_max"
 # The build, two ports ACTIVE; per kind two ping-pongs, rdma_verify's
 # cases, the counters of each device, the dummies and zero-copy; two
 # deletes.
-plan=$((3 + $(words "$kinds") * (2 + per_verify + 4) + 2))
+plan=$((3 + $(words "$kinds") * (2 + per_verify + 5) + 2))
 t_plan "$plan"
 t_status "rdma_verify compiles cleanly" "$([ -z "$cc_out" ] && echo "$cc_rc" || echo 1)" "$cc_out"
 
@@ -89,6 +89,7 @@ for k in $kinds; do
 	lo0=$(counter r0 rx_loopback_packets)
 	lo1=$(counter r1 rx_loopback_packets)
 	zc=$(counter r0 tx_zerocopy_packets)
+	fr=$(counter r1 rx_fragmented_packets)
 	tx=$(($(tx_of d0) + $(tx_of d1)))
 	for tool in ibv_rc_pingpong ibv_ud_pingpong; do
 		size=4096
@@ -119,6 +120,9 @@ for k in $kinds; do
 	# a dummy takes fragments: 4 KiB payloads leave from the MRs' pages
 	zc=$(($(counter r0 tx_zerocopy_packets) - zc))
 	t_check "$k: r0 sent payloads from the MRs' pages ($zc packets)" test "$zc" -ge "$n"
+	# and r1 read them from those fragments, not from a linearised copy
+	fr=$(($(counter r1 rx_fragmented_packets) - fr))
+	t_check "$k: r1 received payloads in fragments ($fr packets)" test "$fr" -ge "$n"
 done
 
 for i in 0 1; do
