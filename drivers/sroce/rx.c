@@ -140,7 +140,8 @@ static void sroce_rx_count_ecn(struct sroce_dev *sdev,
  * frag_list (which the ICRC walk does not follow) or unreadable
  * fragments are linearised or refused.  Return: false to drop it.
  */
-static bool sroce_rx_prepare(struct sroce_dev *sdev, struct sk_buff *skb)
+static bool sroce_rx_prepare(struct sroce_dev *sdev, struct sk_buff *skb,
+			     int net_type)
 {
 	int off = skb_network_offset(skb);
 
@@ -154,7 +155,14 @@ static bool sroce_rx_prepare(struct sroce_dev *sdev, struct sk_buff *skb)
 	}
 	if (skb_has_frag_list(skb) && skb_linearize(skb))
 		goto nomem;
-	if (!pskb_may_pull(skb, min(skb->len, SROCE_PKT_PARSE_MAX)))
+	if (!skb->len) {
+		sroce_stats_inc(sdev, SROCE_CNT_RX_HDR_ERR);
+		return false;
+	}
+	/* what the parser reads, and no payload byte more */
+	if (!pskb_may_pull(skb, 1) ||
+	    !pskb_may_pull(skb, min(skb->len,
+				    sroce_pkt_parse_need(net_type, *skb->data))))
 		goto nomem;
 	return true;
 nomem:
@@ -171,7 +179,7 @@ void sroce_rx(struct sroce_dev *sdev, struct sk_buff *skb, int net_type)
 	sroce_stats_inc(sdev, net_type == SROCE_NET_ROCE_V1 ?
 			      SROCE_CNT_RX_V1_PACKETS : SROCE_CNT_RX_V2_PACKETS);
 
-	if (!sroce_rx_prepare(sdev, skb))
+	if (!sroce_rx_prepare(sdev, skb, net_type))
 		goto drop;
 	if (sroce_pkt_parse(skb->data, skb->len, net_type, &pkt)) {
 		sroce_stats_inc(sdev, SROCE_CNT_RX_HDR_ERR);

@@ -8,6 +8,7 @@
 #define SROCE_FRAME_H
 
 #include <linux/in6.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
 
 #include <sroce/hdr.h>
@@ -136,12 +137,25 @@ struct sroce_pkt {
 #define SROCE_NO_VLAN		0xffff
 
 /*
- * Most bytes sroce_pkt_parse() reads from the network header (IPv4 with
- * options, UDP, BTH): a receive path working on a non-linear buffer must
- * make min(len, SROCE_PKT_PARSE_MAX) bytes linear first, and then
- * pkt->payload_off bytes to look at the extended headers.
+ * Most bytes sroce_pkt_parse() reads from a packet of type @t whose first
+ * byte is @b0 (for RoCEv2/IPv4, the version and header length): network
+ * header, UDP and BTH.  A receive path working on a non-linear buffer
+ * makes min(len, this) bytes linear first (for IPv4, the first byte
+ * before), and then pkt->payload_off bytes for the extended headers.
+ * Asking for more would pull payload bytes out of the fragments.
  */
-#define SROCE_PKT_PARSE_MAX	(SROCE_IPV4_MAX_LEN + SROCE_UDP_LEN + SROCE_BTH_LEN)
+static inline unsigned int sroce_pkt_parse_need(enum sroce_net_type t, u8 b0)
+{
+	switch (t) {
+	case SROCE_NET_ROCE_V2_IPV4:
+		return max_t(unsigned int, (b0 & 0x0f) * 4, SROCE_IPV4_LEN) +
+		       SROCE_UDP_LEN + SROCE_BTH_LEN;
+	case SROCE_NET_ROCE_V2_IPV6:
+		return SROCE_IPV6_LEN + SROCE_UDP_LEN + SROCE_BTH_LEN;
+	default:
+		return SROCE_GRH_LEN + SROCE_BTH_LEN;
+	}
+}
 
 /*
  * Validate the headers of a received packet and describe it in @pkt.  @nh is
