@@ -47,7 +47,10 @@ figure() {
 }
 
 # measure NAME SERVER... -- CLIENT...: one measurement, SERVER on b and
-# CLIENT on a once b listens; a failing client records "n/a".
+# CLIENT on a once b listens; a failing client records "n/a".  The
+# longest row takes some 15 s; 120 s ends a run that stalled (rdma_rxe's
+# 4 KiB writes over 4 QPs did, once in three rounds, on 2026-12-05).
+limit=120
 n=0
 measure() {
 	local name=$1 srv=() log=/tmp/$1.log
@@ -59,14 +62,14 @@ measure() {
 	shift
 	n=$((n + 1))
 	if [ "$SROCE_ROLE" = b ]; then
-		timeout 300 "${srv[@]}" >/tmp/server.log 2>&1 &
+		timeout "$limit" "${srv[@]}" >/tmp/server.log 2>&1 &
 		barrier "srv$n" || return 1
 		wait $! || log "$name: server failed: $(tail -n 3 /tmp/server.log)"
 		barrier "done$n" || return 1
 		return 0
 	fi
 	barrier "srv$n" || return 1
-	if retry 10 timeout 300 "$@" >"$log" 2>&1; then
+	if retry 10 timeout "$limit" "$@" >"$log" 2>&1; then
 		figure "$name" "$1" "$log" >>"$out"
 	else
 		log "$name failed: $(tail -n 3 "$log")"
