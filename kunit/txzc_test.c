@@ -236,9 +236,43 @@ static struct sk_buff *sroce_pktbuf_test_rx_skb(struct kunit *test,
 }
 
 /*
+ * A vector received in one linear buffer, with 6 bytes of link padding
+ * after it, and with all but its last 2 bytes linear (the ICRC split
+ * between the linear part and a fragment): the ICRC checks, and a bit
+ * changed in its last byte fails it.
+ */
+static void sroce_pktbuf_rx_icrc_linear(struct kunit *test,
+					const struct sroce_test_vec *v)
+{
+	struct page *page = sroce_txzc_test_page(test);
+	u8 *padded = kunit_kmalloc(test, v->len + 6, GFP_KERNEL);
+	struct sroce_pkt pkt;
+	struct sk_buff *skb;
+	u8 *last;
+
+	KUNIT_ASSERT_NOT_NULL(test, padded);
+	memcpy(padded, v->data, v->len);
+	memset(padded + v->len, 0xee, 6);
+	KUNIT_ASSERT_EQ(test, sroce_pkt_parse(padded, v->len + 6, v->type, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.len, v->len);
+
+	skb = sroce_txzc_test_skb(test, padded, v->len + 6);
+	KUNIT_EXPECT_TRUE_MSG(test, sroce_skb_icrc_ok(skb, &pkt), "%s", v->name);
+	skb->data[v->len - 1] ^= 0x04;
+	KUNIT_EXPECT_FALSE_MSG(test, sroce_skb_icrc_ok(skb, &pkt), "%s", v->name);
+
+	skb = sroce_txzc_test_skb(test, v->data, v->len - 2);
+	sroce_txzc_test_attach(test, skb, page, 5, v->data + v->len - 2, 2);
+	KUNIT_EXPECT_TRUE_MSG(test, sroce_skb_icrc_ok(skb, &pkt), "%s", v->name);
+	last = (u8 *)page_address(page) + 6;
+	*last ^= 0x04;
+	KUNIT_EXPECT_FALSE_MSG(test, sroce_skb_icrc_ok(skb, &pkt), "%s", v->name);
+}
+
+/*
  * Received in pieces, the headers linear and the ICRC split between two
  * fragments: each vector's ICRC checks where it lies, and a bit changed
- * in either fragment fails it.
+ * in either fragment fails it; and the same in the shapes above.
  */
 static void sroce_pktbuf_rx_icrc(struct kunit *test)
 {
@@ -269,6 +303,7 @@ static void sroce_pktbuf_rx_icrc(struct kunit *test)
 				       v->name);
 		body[1][1] ^= 0x01;
 		KUNIT_EXPECT_TRUE(test, sroce_skb_icrc_ok(skb, &pkt));
+		sroce_pktbuf_rx_icrc_linear(test, v);
 	}
 }
 

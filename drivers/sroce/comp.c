@@ -648,7 +648,8 @@ void sroce_comp_run(struct sroce_qp *qp)
 /**
  * sroce_comp_rcv() - a response for the requester of @qp
  * @qp: the QP the packet is addressed to (referenced by the caller)
- * @nh: the packet's network header
+ * @nh: the packet's network header, with the headers up to the payload
+ *	(the payload is reached through @pkt->skb)
  * @pkt: the parsed packet, a response (ACKNOWLEDGE, READ RESPONSE or
  *	ATOMIC ACKNOWLEDGE)
  *

@@ -245,7 +245,7 @@ static u32 sroce_mcast_sender(const u8 *nh, const struct sroce_pkt *pkt)
 /**
  * sroce_mcast_rcv() - deliver a packet sent to a multicast group
  * @sdev: the device it arrived on
- * @nh: its network header
+ * @nh: its network header, with the headers up to the payload
  * @pkt: the parsed packet, destination QPN SROCE_MCAST_QPN
  *
  * Hands the packet to the responder of every QP attached to the group

@@ -170,8 +170,9 @@ static void sroce_mr_unmap(struct sroce_mr *mr, void *va)
  * sroce_mr_copy_bytes() - copy between an MR and a buffer or a packet
  * @mr: a referenced MR (sroce_mr_lookup()), access flags already checked
  * @iova: first byte in the MR
- * @b: the other end (pktbuf.h), advanced past the bytes copied; a
- *	packet only as a source (%SROCE_COPY_TO_MR)
+ * @b: the other end (pktbuf.h), advanced past the bytes copied (on
+ *	an error, past those copied before it); a packet only as a source
+ *	(%SROCE_COPY_TO_MR)
  * @len: bytes to copy
  * @dir: SROCE_COPY_TO_MR or SROCE_COPY_FROM_MR
  *

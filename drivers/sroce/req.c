@@ -403,7 +403,7 @@ static int req_copy_piece(struct sroce_mr *mr, u64 iova, u32 n, void *arg)
 }
 
 /**
- * sroce_wqe_copy() - move message bytes between a buffer and a send WQE
+ * sroce_wqe_copy() - move message bytes between a buffer or packet and a send WQE
  * @qp: the QP of @wqe (its PD checks the lkeys)
  * @wqe: the send WQE; its SGEs are the kernel's copy
  * @offset: first byte of the message

@@ -68,7 +68,8 @@ enum resp_tx_state {
 /**
  * struct resp_ctx - one request packet on its way through the responder
  * @qp: its QP
- * @nh: its network header
+ * @nh: its network header; its headers up to the payload are there, the
+ *	payload is reached through @pkt->skb (sroce_pkt_payload_bytes())
  * @pkt: the parsed packet
  * @flags: SROCE_OPF_* of its opcode
  * @mtu: path MTU in bytes (RC, UC)
@@ -1399,7 +1400,8 @@ static void resp_finish(struct resp_ctx *c)
 /**
  * sroce_resp_rcv() - handle a request packet
  * @qp: its QP, referenced by the caller
- * @nh: the packet's network header; the packet is linear
+ * @nh: the packet's network header; the headers up to the payload are
+ *	linear there, the payload may be in @pkt->skb's fragments
  * @pkt: the parsed packet: a request (SROCE_OPF_REQ) of @qp's transport,
  *	P_Key already checked
  *

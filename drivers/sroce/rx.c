@@ -135,24 +135,25 @@ static void sroce_rx_count_ecn(struct sroce_dev *sdev,
 /*
  * Make @skb's data start at its network header, where the offsets of
  * struct sroce_pkt and pktbuf.h count from: UDP hands it over at the UDP
- * header, loopback at the Ethernet header.  Then its headers up to the
- * payload are made linear, and the rest is read where it lies.  A
- * frag_list (which the ICRC walk does not follow) or unreadable
- * fragments are linearised or refused.  Return: false to drop it.
+ * header, loopback at the Ethernet header.  Then what the parser reads is
+ * made linear (sroce_rx() adds the extended headers once it knows them),
+ * and the rest is read where it lies.  A frag_list (which the ICRC walk
+ * does not follow) is linearised, unreadable fragments are refused.
+ * Return: false to drop it.
  */
 static bool sroce_rx_prepare(struct sroce_dev *sdev, struct sk_buff *skb,
 			     int net_type)
 {
 	int off = skb_network_offset(skb);
 
+	if (!skb_frags_readable(skb) || off > (int)skb->len) {
+		sroce_stats_inc(sdev, SROCE_CNT_RX_HDR_ERR);
+		return false;
+	}
 	if (off < 0)
 		__skb_push(skb, -off);
 	else if (!pskb_pull(skb, off))
 		goto nomem;
-	if (!skb_frags_readable(skb)) {
-		sroce_stats_inc(sdev, SROCE_CNT_RX_HDR_ERR);
-		return false;
-	}
 	if (skb_has_frag_list(skb) && skb_linearize(skb))
 		goto nomem;
 	if (!skb->len) {

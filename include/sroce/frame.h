@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Building and parsing whole RoCE packets in linear buffers, from the
+ * Building whole RoCE packets in linear buffers, and parsing their headers
+ * (the payload may lie elsewhere: pktbuf.h), from the
  * network header (GRH for RoCEv1, IP for RoCEv2) to the ICRC.  Link-layer
  * headers are the caller's business.
  */
@@ -159,9 +160,11 @@ static inline unsigned int sroce_pkt_parse_need(enum sroce_net_type t, u8 b0)
 
 /*
  * Validate the headers of a received packet and describe it in @pkt.  @nh is
- * the network header, @len the bytes present from there (Ethernet padding
- * included).  Never reads at or beyond @nh + @len and trusts no length field.
- * Returns 0 or -enum sroce_rx_err.  The ICRC is not checked.
+ * the network header, @len the bytes of the packet from there (Ethernet
+ * padding included), of which only the first sroce_pkt_parse_need() need
+ * be at @nh: it reads no further (and never at or beyond @nh + @len), and
+ * trusts no length field.  Returns 0 or -enum sroce_rx_err.  The ICRC is
+ * not checked.
  */
 int sroce_pkt_parse(const void *nh, unsigned int len, enum sroce_net_type t,
 		    struct sroce_pkt *pkt);
