@@ -245,14 +245,13 @@ mac_guid() {
 	printf '%02x%s:%sff:fe%s:%s%s\n' $((0x$1 ^ 2)) "$2" "$3" "$4" "$5" "$6"
 }
 
-# veth_links [TC_ARGS...]: the two-host rig of single-guest tests: veth
-# n1 in ns1 (198.51.100.11, 2001:db8:1::11) to n2 in ns2 (.12, ::12),
-# sroce1 on n1 and sroce2 on n2, both ACTIVE with their RoCE v2 GIDs, and
-# a ping across.  VETH_MTU sets both MTUs (default 1500), VETH_QUEUES
-# their numbers of queues (default 1); TC_ARGS, if any,
-# make n1's root qdisc ("netem delay 2ms").  Namespaces left from an
-# earlier call are reused.
-veth_links() {
+# veth_pair [TC_ARGS...]: the two hosts of single-guest tests, without
+# RDMA links: veth n1 in ns1 (198.51.100.11, 2001:db8:1::11) to n2 in ns2
+# (.12, ::12), both up.  VETH_MTU sets both MTUs (default 1500),
+# VETH_QUEUES their numbers of queues (default 1); TC_ARGS, if any, make
+# n1's root qdisc ("netem delay 2ms").  Namespaces left from an earlier
+# call are reused.
+veth_pair() {
 	local mtu=${VETH_MTU:-1500} i
 	for i in 1 2; do
 		ip netns add "ns$i" 2>/dev/null
@@ -269,6 +268,12 @@ veth_links() {
 	if [ $# -gt 0 ]; then
 		ip netns exec ns1 tc qdisc add dev n1 root "$@" || return 1
 	fi
+}
+
+# veth_links [TC_ARGS...]: veth_pair's rig with sroce1 on n1 and sroce2 on
+# n2, both ACTIVE with their RoCE v2 GIDs, and a ping across.
+veth_links() {
+	veth_pair "$@" || return 1
 	# shellcheck disable=SC2016 # the inner bash expands devinfo
 	ip netns exec ns1 rdma link add sroce1 type sroce netdev n1 &&
 		ip netns exec ns2 rdma link add sroce2 type sroce netdev n2 &&

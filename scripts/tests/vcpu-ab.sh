@@ -23,17 +23,9 @@ set -u
 rounds=${SROCE_BENCH_ROUNDS:-3}
 ncpu=$(nproc)
 modprobe ib_uverbs || fail "modprobe ib_uverbs"
-for i in 1 2; do
-	ip netns add "ns$i" || fail "ip netns add ns$i"
-done
-ip link add n1 netns ns1 mtu 4200 numtxqueues 2 numrxqueues 2 type veth \
-	peer name n2 netns ns2 mtu 4200 numtxqueues 2 numrxqueues 2 ||
-	fail "veth pair"
+VETH_MTU=4200 VETH_QUEUES=2 veth_pair || fail "veth pair"
 rps=$(printf %x $(((1 << ncpu) - 1)))
 for i in 1 2; do
-	ip -n "ns$i" addr add "198.51.100.1$i/24" dev "n$i"
-	ip -n "ns$i" link set "n$i" up
-	ip -n "ns$i" link set lo up
 	ip netns exec "ns$i" sh -c "for q in /sys/class/net/n$i/queues/rx-*; do echo $rps >\$q/rps_cpus; done" ||
 		fail "RPS on n$i"
 done
