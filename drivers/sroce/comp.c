@@ -785,7 +785,7 @@ void sroce_comp_init(struct sroce_qp *qp)
  *
  * After it returns no timer, tx wake-up or work item of @qp runs or will
  * run: runs of the requester that started before qp->dead was set are
- * waited for (they hold sq_lock), later ones see it.  Each part is only
+ * waited for (req.running), later ones see it.  Each part is only
  * stopped if sroce_req_init()/sroce_comp_init() set it up.
  *
  * Context: process, may sleep; no lock of @qp held.
@@ -797,8 +797,17 @@ void sroce_comp_stop(struct sroce_qp *qp)
 
 	if (!comp_set && !req_set)
 		return;
-	/* runs that began before qp->dead was set are over after this */
+	/*
+	 * Runs that began before qp->dead was set are over after this.  A
+	 * runner keeps BH disabled while it has sq_lock dropped (req.c), so
+	 * it runs on another CPU and soon takes sq_lock back and stops.
+	 */
 	spin_lock_bh(&qp->sq_lock);
+	while (qp->req.running) {
+		spin_unlock_bh(&qp->sq_lock);
+		cpu_relax();
+		spin_lock_bh(&qp->sq_lock);
+	}
 	spin_unlock_bh(&qp->sq_lock);
 	/* no sender arms the pace timer now: it must not queue req_work, nor
 	 * resp.tx_work, which sroce_resp_cleanup() cancels after this

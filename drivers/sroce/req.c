@@ -2,7 +2,13 @@
 /*
  * The requester: turns send WQEs into request packets.
  *
- * It walks the SQ from req.wqe_index, one packet per step, under sq_lock.
+ * It walks the SQ from req.wqe_index, one packet per step, under sq_lock,
+ * and hands each few packets it built to the transmit queues with sq_lock
+ * dropped (req_flush()): the ICRC and the netdev are the larger part of a
+ * packet's cost, and the completer may take ACKs meanwhile.  One context
+ * at a time runs it (req.running); a kick that finds it running only asks
+ * it to look again (req.again), so the poster of a WQE never waits for
+ * another CPU's requester to finish.
  * RC packets stay unacknowledged until the completer (comp.c) sees their
  * ACK; the completer owns comp.psn, the oldest unacknowledged PSN, and
  * rewinds the requester to it when something was lost.  Every WQE is
@@ -51,6 +57,10 @@ struct req_run {
 	bool complete;		/* WQEs are SENT that complete without an ACK */
 	bool nomem;		/* no packet buffer: try again a bit later */
 	bool more;		/* out of budget with work left */
+	unsigned int steps;	/* steps taken, up to SROCE_REQ_BUDGET */
+	struct sk_buff_head batch; /* built, not yet handed to the tx layer */
+	bool ackreq;		/* of these, one asked for an ACK ... */
+	u32 ackreq_end;		/* ... and the PSN after the last such one */
 };
 
 /* One request packet, decided before anything is built */
@@ -782,7 +792,6 @@ static enum req_step req_send_packet(struct sroce_qp *qp,
 	struct req_pkt p;
 	unsigned int tp_len;
 	void *bth;
-	unsigned int wire_len;
 	u16 sport;
 	bool zc;
 	int ret;
@@ -814,21 +823,53 @@ static enum req_step req_send_packet(struct sroce_qp *qp,
 		return REQ_STOP;
 	}
 	req_commit(qp, wqe, &p, run);
+	sroce_rp_sent(qp, skb->len);
+	if (p.ackreq) {
+		run->ackreq = true;
+		run->ackreq_end = sroce_psn_add(p.psn, p.npsn);
+	}
+	__skb_queue_tail(&run->batch, skb);
+	return REQ_CONTINUE;
+}
 
-	/*
-	 * Blocked until proven otherwise: the wake-up may come before
-	 * sroce_tx_send() has even returned.  A dropped packet (device down)
-	 * is a loss RC recovers from.
-	 */
+/*
+ * Hand the packets built so far to the transmit queues, in PSN order:
+ * no other context runs the requester meanwhile (req.running).  sq_lock
+ * is dropped for it, BH stays disabled, so that sroce_comp_stop() can
+ * wait for req.running with no fear of a preempted runner.  A reset
+ * (req.epoch) or a destroy meanwhile ends the run: what was sent is then
+ * of no account.  A packet dropped (device down) is a loss RC recovers
+ * from.
+ *
+ * Context: sq_lock held and BH disabled, both on return too.
+ */
+static enum req_step req_flush(struct sroce_qp *qp, struct req_run *run)
+	__must_hold(&qp->sq_lock)
+{
+	struct sroce_tx_waiter *w = &qp->req.waiter;
+	u32 end = run->ackreq_end, epoch = qp->req.epoch;
+	bool ackreq = run->ackreq, blocked = false;
+	struct sk_buff *skb;
+
+	if (skb_queue_empty(&run->batch))
+		return REQ_CONTINUE;
+	run->ackreq = false;
+	/* blocked until proven otherwise: the wake-up may come first */
 	WRITE_ONCE(qp->req.tx_blocked, true);
-	wire_len = skb->len;
-	ret = sroce_tx_send(qp->sdev, skb, qp->tx_flow, &qp->req.waiter);
-	if (ret <= 0)
+	spin_unlock(&qp->sq_lock);
+	/* @w stays armed once, whichever packet armed it */
+	while ((skb = __skb_dequeue(&run->batch)))
+		if (sroce_tx_send(qp->sdev, skb, qp->tx_flow, w) > 0)
+			blocked = true;
+	spin_lock(&qp->sq_lock);
+
+	if (qp->dead || qp->req.epoch != epoch)
+		return REQ_STOP;
+	if (!blocked)
 		WRITE_ONCE(qp->req.tx_blocked, false);
-	sroce_rp_sent(qp, wire_len);
-	if (p.ackreq)
-		sroce_comp_arm(qp, sroce_psn_add(p.psn, p.npsn));
-	return ret > 0 ? REQ_STOP : REQ_CONTINUE;
+	if (ackreq)
+		sroce_comp_arm(qp, end);
+	return blocked ? REQ_STOP : REQ_CONTINUE;
 }
 
 /* ---- the requester loop ------------------------------------------------- */
@@ -882,14 +923,30 @@ static enum req_step req_step(struct sroce_qp *qp, struct req_run *run)
 	return req_send_packet(qp, wqe, run);
 }
 
+/*
+ * Steps until there is nothing to do or the budget is spent, handing the
+ * packets over each SROCE_REQ_BATCH of them and at the end.
+ */
 static void req_run(struct sroce_qp *qp, struct req_run *run)
+	__must_hold(&qp->sq_lock)
 {
-	unsigned int n;
+	bool spent, stop;
 
-	for (n = 0; n < SROCE_REQ_BUDGET; n++)
-		if (req_step(qp, run) == REQ_STOP)
+	for (;;) {
+		spent = run->steps == SROCE_REQ_BUDGET;
+		stop = spent;
+		if (!spent) {
+			run->steps++;
+			stop = req_step(qp, run) == REQ_STOP;
+		}
+		if ((stop || skb_queue_len(&run->batch) == SROCE_REQ_BATCH) &&
+		    req_flush(qp, run) == REQ_STOP)
 			return;
-	run->more = true;
+		if (spent)
+			run->more = true;
+		if (stop)
+			return;
+	}
 }
 
 static void req_schedule(struct sroce_qp *qp)
@@ -902,15 +959,17 @@ static void req_schedule(struct sroce_qp *qp)
  * @qp: the QP
  *
  * Runs the requester in the caller's context for at most
- * %SROCE_REQ_BUDGET steps and leaves the rest to qp->req_work.  Kicks from
- * several contexts serialise on sq_lock and each looks again, so none is
- * lost.  With interrupts disabled the whole run goes to the work item.
+ * %SROCE_REQ_BUDGET steps and leaves the rest to qp->req_work.  A kick
+ * that finds the requester running in another context leaves the look to
+ * it (req.again), so none is lost.  With interrupts disabled the whole
+ * run goes to the work item.
  *
  * Context: any but hardirq; no lock of @qp held.
  */
 void sroce_req_kick(struct sroce_qp *qp)
 {
 	struct req_run run = {};
+	struct sroce_req *req = &qp->req;
 
 	if (in_hardirq() || irqs_disabled()) {
 		if (!READ_ONCE(qp->dead))
@@ -924,11 +983,22 @@ void sroce_req_kick(struct sroce_qp *qp)
 		spin_unlock_bh(&qp->sq_lock);
 		return;
 	}
-	req_run(qp, &run);
+	if (req->running) {
+		req->again = true;
+		spin_unlock_bh(&qp->sq_lock);
+		return;
+	}
+	__skb_queue_head_init(&run.batch);
+	req->running = true;
+	do {
+		req->again = false;
+		req_run(qp, &run);
+	} while (req->again && !run.more && !qp->dead);
+	req->running = false;
 	if (run.more)
 		req_schedule(qp);
 	else if (run.nomem && !timer_pending(&qp->req.delay_timer))
-		mod_timer(&qp->req.delay_timer, jiffies + SROCE_REQ_NOMEM_DELAY);
+		mod_timer(&req->delay_timer, jiffies + SROCE_REQ_NOMEM_DELAY);
 	spin_unlock_bh(&qp->sq_lock);
 
 	req_drop_mr(&run);
@@ -1000,6 +1070,8 @@ void sroce_req_init(struct sroce_qp *qp)
 	req->pkts_since_ackreq = 0;
 	req->fence_wait = false;
 	req->tx_blocked = false;
+	/* a runner with sq_lock dropped sees this when it takes it back */
+	req->epoch++;
 	req->retransmits = 0;
 	/* a new connection starts at full rate; a stale pace timer only kicks */
 	sroce_rp_reset(qp);

@@ -24,7 +24,9 @@
  * which may post to this very QP: never call it with sq_lock, resp.lock,
  * rq_lock or an SRQ lock held (collect the ib_wc, unlock, then post).
  * qp->state is written under both locks and read under either (or with
- * READ_ONCE for a hint).
+ * READ_ONCE for a hint).  The requester drops sq_lock to hand the packets
+ * it built to the tx layer; req.running keeps any other context from
+ * running it meanwhile, and sroce_comp_stop() waits for it.
  *
  * Ownership.  Each file owns its part of struct sroce_qp (req.c/comp.c
  * struct sroce_req and struct sroce_comp, resp.c struct sroce_resp and
@@ -32,7 +34,9 @@
  *
  * Context.  Received packets are handled in softirq (resp.c, comp.c).
  * The requester runs from sroce_req_kick(): inline in the poster's context
- * for a bounded number of packets, then from qp->req_work.
+ * (or the softirq of the ACK that opened the window) for a bounded number
+ * of packets, then from qp->req_work; a kick while it runs elsewhere is
+ * left to that run.
  */
 #ifndef SROCE_QP_H
 #define SROCE_QP_H
@@ -75,6 +79,8 @@ struct sroce_pkt;
 #define SROCE_ACKREQ_INTERVAL	64
 /* Requester packets built per sroce_req_kick() before it yields */
 #define SROCE_REQ_BUDGET	64
+/* Requester packets built under sq_lock before they are sent without it */
+#define SROCE_REQ_BATCH		8
 
 /**
  * struct sroce_tx_waiter - a QP's handle on the transmit queues
@@ -279,6 +285,11 @@ struct sroce_rd_res {
  * @fence_wait: stopped at a fenced WQE until the READs/ATOMICs before it
  *	complete
  * @tx_blocked: stopped because the transmit queue was full; @waiter set
+ * @running: a context runs the requester; it may be handing packets to
+ *	the transmit queues with sq_lock dropped (req.c, req_flush())
+ * @again: a kick came while @running: the runner looks at the SQ again
+ * @epoch: counts sroce_req_init() calls, so that a runner that dropped
+ *	sq_lock sees a reset that happened meanwhile
  * @waiter: how the tx layer wakes us
  * @delay_timer: retries a requester that found no memory for a packet
  * @retransmits: request packets sent again since RESET (rdma resource)
@@ -296,6 +307,9 @@ struct sroce_req {
 	u32 pkts_since_ackreq;
 	bool fence_wait;
 	bool tx_blocked;
+	bool running;
+	bool again;
+	u32 epoch;
 	struct sroce_tx_waiter waiter;
 	struct timer_list delay_timer;
 	u32 retransmits;
