@@ -275,6 +275,14 @@ static ssize_t dcb_store(struct ib_device *ibdev, u32 port,
 
 static IB_PORT_ATTR_RW(dcb);
 
+/* How many transmit contexts the device drains its queues with (tx.c) */
+static ssize_t tx_contexts_show(struct ib_device *ibdev, u32 port,
+				struct ib_port_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", sroce_tx_contexts(to_sdev(ibdev)));
+}
+static IB_PORT_ATTR_RO(tx_contexts);
+
 /* --- trust --------------------------------------------------------------- */
 
 static int trust_fmt(const struct sroce_qos_cfg *c, char *buf)
@@ -615,6 +623,7 @@ static struct attribute *sroce_qos_attrs[] = {
 	&ib_port_attr_ets.attr,
 	&ib_port_attr_dscp2prio.attr,
 	&ib_port_attr_dcb.attr,
+	&ib_port_attr_tx_contexts.attr,
 	NULL,
 };
 

@@ -10,7 +10,17 @@
  * (sroce_tx_flow_pick()), so a QP's packets keep their order and QPs
  * created less than SROCE_TX_FLOWS apart never share one.
  *
- * One context at a time (tx->draining) moves packets from the FIFOs to the
+ * Transmit contexts.  A device has one per netdev transmit queue of a
+ * traffic class, as many as there are CPUs (sroce_tx_ctx_count()), each
+ * with its own lock, FIFOs, scheduler, pause clock and retry timer
+ * (struct sroce_tx); a packet goes to the context its netdev queue
+ * belongs to (sroce_tx_ctx_of()), so QPs whose flows hash to different
+ * queues are sent from different CPUs at once with nothing shared, and a
+ * flow keeps its order.  Under mqprio a context owns the queue of the same
+ * rank in each class, so the ETS between priorities is applied inside
+ * each context.  What follows is the life of one context.
+ *
+ * One drainer at a time (tx->draining) moves packets from the FIFOs to the
  * netdev.  The txsched policy chooses the priority, and inside it the flow
  * (a deficit round robin over the FIFOs with packets); a priority whose next
  * packet would land on a stopped netdev queue (a PFC pause the NIC acts
@@ -94,6 +104,10 @@
  * and the next marked packet asks again.
  */
 #define SROCE_TX_CTL_MAX	64
+/* Transmit contexts of a device at most (see sroce_tx_ctx_count()) */
+#define SROCE_TX_MAX_CTX	8
+/* FIFO numbers (struct sroce_tx_waiter @queue) of one context */
+#define SROCE_TX_CTX_QUEUES	(SROCE_NUM_PRIO * SROCE_TX_FLOWS)
 /* Retry of stopped netdev queues, doubled while nothing can be sent */
 #define SROCE_TX_RETRY_MIN_NS	(20 * NSEC_PER_USEC)
 #define SROCE_TX_RETRY_MAX_NS	(160 * NSEC_PER_USEC)
@@ -138,9 +152,10 @@ struct sroce_tx_prio {
 };
 
 /**
- * struct sroce_tx - transmit state of one device
+ * struct sroce_tx - one transmit context of a device
  * @sdev: the device
- * @lock: protects everything below but @ip_id and @waking*
+ * @index: which of the device's contexts (struct sroce_txdev) this is
+ * @lock: protects everything below but @wq and @waking*
  * @prio: the eight queues
  * @ctl: congestion notifications, served before @prio
  * @sched: which priority sends next
@@ -155,15 +170,14 @@ struct sroce_tx_prio {
  * @dead: sroce_tx_fini() has begun: nothing is queued or rearmed
  * @retry_ns: current delay of @retry_timer
  * @retry_timer: retries priorities held back by stopped netdev queues
- * @wq: runs @work; may reclaim memory, as storage ULPs sit on top of us
+ * @wq: runs @work (the device's, struct sroce_txdev)
  * @work: continues long drains and wakes waiters
- * @ip_id: IPv4 identification of the next packet
- * @flow_next: counts the FIFOs handed to QPs (sroce_tx_flow_pick())
  * @waking: the waiter whose ->wake() @work is running, or NULL
  * @waking_cpu: the CPU it runs on
  */
 struct sroce_tx {
 	struct sroce_dev *sdev;
+	unsigned int index;
 	spinlock_t lock;	/* see @lock above */
 	struct sroce_tx_prio prio[SROCE_NUM_PRIO];
 	struct sk_buff_head ctl;
@@ -179,10 +193,24 @@ struct sroce_tx {
 	struct hrtimer retry_timer;
 	struct workqueue_struct *wq;
 	struct work_struct work;
-	atomic_t ip_id;
-	atomic_t flow_next;
 	struct sroce_tx_waiter *waking;
 	int waking_cpu;
+};
+
+/**
+ * struct sroce_txdev - the transmit contexts of a device
+ * @nctx: how many there are, 1 to SROCE_TX_MAX_CTX
+ * @wq: runs their work; may reclaim memory, as storage ULPs sit on top
+ * @ip_id: IPv4 identification of the next packet
+ * @flow_next: counts the FIFOs handed to QPs (sroce_tx_flow_pick())
+ * @ctx: the contexts
+ */
+struct sroce_txdev {
+	unsigned int nctx;
+	struct workqueue_struct *wq;
+	atomic_t ip_id;
+	atomic_t flow_next;
+	struct sroce_tx *ctx[SROCE_TX_MAX_CTX];
 };
 
 /* Who runs a drain: decides what it may leave to whom */
@@ -215,7 +243,8 @@ static u8 sroce_tx_hop_limit(const struct sroce_av *av, enum sroce_net_type t)
 	return t == SROCE_NET_ROCE_V1 ? SROCE_TX_GRH_HOPLMT : SROCE_TX_IP_TTL;
 }
 
-static void sroce_tx_net_params(struct sroce_tx *tx, const struct sroce_av *av,
+static void sroce_tx_net_params(struct sroce_txdev *txd,
+				const struct sroce_av *av,
 				enum sroce_net_type t, u16 sport, u8 tclass,
 				struct sroce_net_params *np)
 {
@@ -224,7 +253,7 @@ static void sroce_tx_net_params(struct sroce_tx *tx, const struct sroce_av *av,
 	memcpy(&np->saddr, av->sgid.raw, sizeof(np->saddr));
 	memcpy(&np->daddr, av->dgid.raw, sizeof(np->daddr));
 	np->flow_label = av->flow_label;
-	np->ip_id = (u16)atomic_inc_return(&tx->ip_id);
+	np->ip_id = (u16)atomic_inc_return(&txd->ip_id);
 	np->sport = sport;
 	np->tclass = tclass;
 	np->hop_limit = sroce_tx_hop_limit(av, t);
@@ -487,11 +516,13 @@ static bool sroce_tx_link_up(const struct net_device *ndev)
 
 /*
  * What sroce keeps in a queued packet's control block: the FIFO it was
- * queued on, for putting a clone back there.  The stack owns the block
- * only from dev_queue_xmit() on.
+ * queued on, for putting a clone back there, and the netdev queue
+ * sroce_tx_txq() resolved.  The stack owns the block only from
+ * dev_queue_xmit() on.
  */
 struct sroce_tx_cb {
 	u8 flow;
+	u16 queue;
 };
 
 static struct sroce_tx_cb *sroce_tx_cb(struct sk_buff *skb)
@@ -512,16 +543,19 @@ u8 sroce_tx_flow_pick(struct sroce_dev *sdev)
 	return atomic_inc_return(&sdev->tx->flow_next) & (SROCE_TX_FLOWS - 1);
 }
 
-static u16 sroce_tx_queue_id(u8 prio, unsigned int flow)
+/* The number of a FIFO, unique in the device, in struct sroce_tx_waiter */
+static u16 sroce_tx_queue_id(const struct sroce_tx *tx, u8 prio,
+			     unsigned int flow)
 {
-	return prio * SROCE_TX_FLOWS + flow;
+	return tx->index * SROCE_TX_CTX_QUEUES + prio * SROCE_TX_FLOWS + flow;
 }
 
 /* Under tx->lock: take @w, which is queued, off its wait list */
 static void sroce_tx_unwait(struct sroce_tx *tx, struct sroce_tx_waiter *w)
 {
-	struct sroce_tx_prio *q = &tx->prio[w->queue / SROCE_TX_FLOWS];
-	unsigned int f = w->queue % SROCE_TX_FLOWS;
+	unsigned int queue = w->queue % SROCE_TX_CTX_QUEUES;
+	struct sroce_tx_prio *q = &tx->prio[queue / SROCE_TX_FLOWS];
+	unsigned int f = queue % SROCE_TX_FLOWS;
 
 	list_del(&w->entry);
 	w->queued = false;
@@ -536,7 +570,7 @@ static bool sroce_tx_arm_waiter(struct sroce_tx *tx, u8 prio, unsigned int f,
 				struct sroce_tx_waiter *w)
 {
 	struct sroce_tx_prio *q = &tx->prio[prio];
-	u16 queue = sroce_tx_queue_id(prio, f);
+	u16 queue = sroce_tx_queue_id(tx, prio, f);
 	bool was_queued = w->queued;
 
 	if (was_queued && w->queue == queue)
@@ -573,7 +607,7 @@ static int sroce_tx_enqueue(struct sroce_tx *tx, struct sk_buff *skb, u8 prio,
 		fl->in++;
 		if (w) {
 			w->mark = fl->in;
-			w->mark_queue = sroce_tx_queue_id(prio, f);
+			w->mark_queue = sroce_tx_queue_id(tx, prio, f);
 		}
 	}
 	if (skb_queue_len(&fl->skbs) <= SROCE_TX_HIGH_WM &&
@@ -614,7 +648,12 @@ static bool sroce_tx_note_out(struct sroce_tx_prio *q, unsigned int f)
 /*
  * The netdev queue @skb will go to, resolved the way dev_queue_xmit() will
  * (netdev_core_pick_tx() is not exported); the flow hash and sender CPU
- * sroce_tx_steer() set make both picks agree.
+ * sroce_tx_steer() set make both picks agree.  The answer is kept in the
+ * control block, not in the skb's queue mapping: skb_tx_hash() takes a
+ * mapping it finds for a recorded receive queue, the one below it, so
+ * each later pick (ours, then dev_queue_xmit()'s) would move the packet
+ * to another queue of a netdev without XPS maps (a veth), and the
+ * packets of one flow would pass each other in two qdiscs.
  */
 static struct netdev_queue *sroce_tx_txq(struct net_device *ndev,
 					 struct sk_buff *skb)
@@ -622,14 +661,16 @@ static struct netdev_queue *sroce_tx_txq(struct net_device *ndev,
 	const struct net_device_ops *ops = ndev->netdev_ops;
 	u16 index = 0;
 
+	skb_set_queue_mapping(skb, 0);
 	if (ndev->real_num_tx_queues != 1) {
 		if (ops->ndo_select_queue)
 			index = ops->ndo_select_queue(ndev, skb, NULL);
 		else
 			index = netdev_pick_tx(ndev, skb, NULL);
 		index = netdev_cap_txqueue(ndev, index);
+		skb_set_queue_mapping(skb, 0);
 	}
-	skb_set_queue_mapping(skb, index);
+	sroce_tx_cb(skb)->queue = index;
 	return netdev_get_tx_queue(ndev, index);
 }
 
@@ -808,7 +849,9 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
 static struct netdev_queue *sroce_tx_txq_of(struct sroce_tx *tx,
 					    const struct sk_buff *skb)
 {
-	return netdev_get_tx_queue(tx->sdev->ndev, skb_get_queue_mapping(skb));
+	const struct sroce_tx_cb *cb = (const struct sroce_tx_cb *)skb->cb;
+
+	return netdev_get_tx_queue(tx->sdev->ndev, cb->queue);
 }
 
 /*
@@ -1130,7 +1173,86 @@ static enum hrtimer_restart sroce_tx_retry(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
+/* --- Contexts ----------------------------------------------------------- */
+
+/*
+ * How many transmit contexts a device gets: one per netdev transmit queue
+ * of a traffic class (all queues form one class without mqprio), as many
+ * as there are CPUs to run them, at most SROCE_TX_MAX_CTX.  Read once, at
+ * link time; sroce_tx_ctx_of() copes with any later queue layout.
+ */
+static unsigned int sroce_tx_ctx_count(struct net_device *ndev)
+{
+	unsigned int n = ndev->real_num_tx_queues;
+	int tc;
+
+	for (tc = 0; tc < netdev_get_num_tc(ndev); tc++)
+		n = min_t(unsigned int, n, ndev->tc_to_txq[tc].count);
+	n = min3(n, num_online_cpus(), (unsigned int)SROCE_TX_MAX_CTX);
+	return max(n, 1U);
+}
+
+/*
+ * The context that sends @skb: the one its netdev queue belongs to, so
+ * that contexts never hand packets to the same queue and each priority's
+ * packets of a flow go through one context, in order.  Under mqprio a
+ * context owns the queue of the same rank in every traffic class, so each
+ * context holds all priorities and applies ETS between them.
+ */
+static struct sroce_tx *sroce_tx_ctx_of(struct sroce_txdev *txd,
+					struct net_device *ndev,
+					struct sk_buff *skb)
+{
+	unsigned int q;
+	int tc;
+
+	if (txd->nctx == 1)
+		return txd->ctx[0];
+	rcu_read_lock_bh();
+	sroce_tx_txq(ndev, skb);
+	rcu_read_unlock_bh();
+	q = sroce_tx_cb(skb)->queue;
+	tc = netdev_get_num_tc(ndev) ? netdev_txq_to_tc(ndev, q) : -1;
+	if (tc >= 0 && q >= ndev->tc_to_txq[tc].offset)
+		q -= ndev->tc_to_txq[tc].offset;
+	return txd->ctx[q % txd->nctx];
+}
+
+/* The context a waiter's or a mark's FIFO number (sroce_tx_queue_id()) is in */
+static struct sroce_tx *sroce_tx_ctx_of_queue(struct sroce_txdev *txd,
+					      u16 queue)
+{
+	unsigned int c = queue / SROCE_TX_CTX_QUEUES;
+
+	return c < txd->nctx ? txd->ctx[c] : NULL;
+}
+
+/*
+ * @w, about to be armed in context @tx, may still wait in another one
+ * (its QP's path changed): take it off there first, under that context's
+ * lock.  Only @w's owner arms it, and that is our caller, so @w->queue is
+ * stable here; a wake-up running meanwhile is harmless.
+ */
+static void sroce_tx_unwait_other(struct sroce_txdev *txd, struct sroce_tx *tx,
+				  struct sroce_tx_waiter *w)
+{
+	struct sroce_tx *other = sroce_tx_ctx_of_queue(txd, w->queue);
+
+	if (!other || other == tx)
+		return;
+	spin_lock_bh(&other->lock);
+	if (w->queued)
+		sroce_tx_unwait(other, w);
+	spin_unlock_bh(&other->lock);
+}
+
 /* --- Entry points -------------------------------------------------------- */
+
+/* How many transmit contexts @sdev has; 0 while it has none */
+unsigned int sroce_tx_contexts(struct sroce_dev *sdev)
+{
+	return sdev->tx ? sdev->tx->nctx : 0;
+}
 
 /* What every packet goes through before it is queued */
 static int sroce_tx_prepare(struct sroce_dev *sdev, struct sk_buff *skb)
@@ -1165,7 +1287,7 @@ int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb, u8 flow,
 		  struct sroce_tx_waiter *w)
 {
 	u8 prio = sroce_tx_prio_of(skb);
-	struct sroce_tx *tx = sdev->tx;
+	struct sroce_tx *tx;
 	bool drop;
 	int ret;
 
@@ -1173,6 +1295,9 @@ int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb, u8 flow,
 	if (ret)
 		goto free;
 
+	tx = sroce_tx_ctx_of(sdev->tx, sdev->ndev, skb);
+	if (w && sdev->tx->nctx > 1)
+		sroce_tx_unwait_other(sdev->tx, tx, w);
 	spin_lock_bh(&tx->lock);
 	if (tx->dead) {
 		spin_unlock_bh(&tx->lock);
@@ -1209,12 +1334,13 @@ free:
  */
 int sroce_tx_send_ctl(struct sroce_dev *sdev, struct sk_buff *skb)
 {
-	struct sroce_tx *tx = sdev->tx;
+	struct sroce_tx *tx;
 	int ret;
 
 	ret = sroce_tx_prepare(sdev, skb);
 	if (ret)
 		goto free;
+	tx = sroce_tx_ctx_of(sdev->tx, sdev->ndev, skb);
 	spin_lock_bh(&tx->lock);
 	if (tx->dead)
 		ret = -ENODEV;
@@ -1247,8 +1373,10 @@ free:
  */
 void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w)
 {
-	struct sroce_tx *tx = sdev->tx;
+	struct sroce_tx *tx;
 
+	/* @w's context: no one arms @w while it is cancelled (the caller) */
+	tx = sdev->tx ? sroce_tx_ctx_of_queue(sdev->tx, w->queue) : NULL;
 	if (!tx)
 		return;
 	spin_lock_bh(&tx->lock);
@@ -1268,12 +1396,14 @@ void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w)
 
 bool sroce_tx_still_queued(struct sroce_dev *sdev, u16 queue, u64 mark)
 {
-	struct sroce_tx *tx = sdev->tx;
+	struct sroce_tx *tx;
 	struct sroce_tx_flow *fl;
 	bool queued;
 
-	if (!tx || queue >= SROCE_NUM_PRIO * SROCE_TX_FLOWS)
+	tx = sdev->tx ? sroce_tx_ctx_of_queue(sdev->tx, queue) : NULL;
+	if (!tx)
 		return false;
+	queue %= SROCE_TX_CTX_QUEUES;
 	fl = &tx->prio[queue / SROCE_TX_FLOWS].flow[queue % SROCE_TX_FLOWS];
 	spin_lock_bh(&tx->lock);
 	queued = fl->out < mark;
@@ -1281,15 +1411,25 @@ bool sroce_tx_still_queued(struct sroce_dev *sdev, u16 queue, u64 mark)
 	return queued;
 }
 
-/* Feed @f to the pause clock; an XON or a shorter pause lets go at once */
-static void sroce_tx_pfc_apply(struct sroce_tx *tx,
+/*
+ * Feed @f to the pause clock of every context, each of which holds all
+ * priorities; an XON or a shorter pause lets go at once.  They all get
+ * the same arrival time, so their clocks agree.
+ */
+static void sroce_tx_pfc_apply(struct sroce_txdev *txd,
 			       const struct sroce_pfc_frame *f)
 {
-	spin_lock_bh(&tx->lock);
-	sroce_pfc_rx(&tx->pfc, f, READ_ONCE(tx->sdev->speed_mbps),
-		     ktime_get_ns());
-	spin_unlock_bh(&tx->lock);
-	sroce_tx_drain(tx, SROCE_TX_CTX_SEND);
+	u64 now = ktime_get_ns();
+	struct sroce_tx *tx;
+	unsigned int c;
+
+	for (c = 0; c < txd->nctx; c++) {
+		tx = txd->ctx[c];
+		spin_lock_bh(&tx->lock);
+		sroce_pfc_rx(&tx->pfc, f, READ_ONCE(tx->sdev->speed_mbps), now);
+		spin_unlock_bh(&tx->lock);
+		sroce_tx_drain(tx, SROCE_TX_CTX_SEND);
+	}
 }
 
 /*
@@ -1321,7 +1461,8 @@ void sroce_tx_pfc_off(struct sroce_dev *sdev, u8 prios)
 void sroce_tx_pfc_stats(struct sroce_dev *sdev, u64 frames[SROCE_NUM_PRIO],
 			u64 duration_us[SROCE_NUM_PRIO])
 {
-	struct sroce_tx *tx = sdev->tx;
+	/* every context has the same clock (sroce_tx_pfc_apply()) */
+	struct sroce_tx *tx = sdev->tx->ctx[0];
 	u64 now;
 	int p;
 
@@ -1339,12 +1480,18 @@ void sroce_tx_pfc_stats(struct sroce_dev *sdev, u64 frames[SROCE_NUM_PRIO],
 int sroce_tx_set_ets(struct sroce_dev *sdev, const u8 tsa[SROCE_NUM_PRIO],
 		     const u8 weight[SROCE_NUM_PRIO])
 {
-	struct sroce_tx *tx = sdev->tx;
-	int ret;
+	struct sroce_txdev *txd = sdev->tx;
+	struct sroce_tx *tx;
+	unsigned int c;
+	int ret = 0;
 
-	spin_lock_bh(&tx->lock);
-	ret = sroce_txsched_set(&tx->sched, tsa, weight);
-	spin_unlock_bh(&tx->lock);
+	/* the values are checked by the first: all or none take them */
+	for (c = 0; c < txd->nctx && !ret; c++) {
+		tx = txd->ctx[c];
+		spin_lock_bh(&tx->lock);
+		ret = sroce_txsched_set(&tx->sched, tsa, weight);
+		spin_unlock_bh(&tx->lock);
+	}
 	return ret;
 }
 
@@ -1360,15 +1507,10 @@ static void sroce_tx_prio_init(struct sroce_tx_prio *q)
 	sroce_txflows_init(&q->drr);
 }
 
-/**
- * sroce_tx_init() - set up the transmit queues of a device
- * @sdev: the device, its netdev and QoS configuration set
- *
- * Context: process.
- *
- * Return: 0 or -ENOMEM.
- */
-int sroce_tx_init(struct sroce_dev *sdev)
+/* A context with its queues empty, or NULL for want of memory */
+static struct sroce_tx *sroce_tx_ctx_create(struct sroce_dev *sdev,
+					    struct sroce_txdev *txd,
+					    unsigned int index)
 {
 	const struct sroce_qos_cfg *qos;
 	struct sroce_tx *tx;
@@ -1376,19 +1518,10 @@ int sroce_tx_init(struct sroce_dev *sdev)
 
 	tx = kvzalloc(sizeof(*tx), GFP_KERNEL);
 	if (!tx)
-		return -ENOMEM;
-	tx->wq = alloc_workqueue("sroce_tx/%s", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0,
-				 sdev->ndev->name);
-	sdev->lo = sroce_lo_create(sdev);
-	if (!tx->wq || !sdev->lo) {
-		if (tx->wq)
-			destroy_workqueue(tx->wq);
-		sroce_lo_destroy(sdev->lo);
-		sdev->lo = NULL;
-		kvfree(tx);
-		return -ENOMEM;
-	}
+		return NULL;
 	tx->sdev = sdev;
+	tx->index = index;
+	tx->wq = txd->wq;
 	spin_lock_init(&tx->lock);
 	for (p = 0; p < SROCE_NUM_PRIO; p++)
 		sroce_tx_prio_init(&tx->prio[p]);
@@ -1401,8 +1534,7 @@ int sroce_tx_init(struct sroce_dev *sdev)
 	hrtimer_init(&tx->retry_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	tx->retry_timer.function = sroce_tx_retry;
 	INIT_WORK(&tx->work, sroce_tx_work);
-	sdev->tx = tx;
-	return 0;
+	return tx;
 }
 
 /* Wait for a drainer that is handing a packet down to notice tx->dead */
@@ -1417,20 +1549,11 @@ static void sroce_tx_wait_drainer(struct sroce_tx *tx)
 	spin_unlock_bh(&tx->lock);
 }
 
-/**
- * sroce_tx_fini() - tear down the transmit queues of a device
- * @sdev: the device, unregistered, without QPs
- *
- * Stops the timer and the work, drops the packets still queued and frees
- * the state.  Context: process, may sleep.
- */
-void sroce_tx_fini(struct sroce_dev *sdev)
+/* Stop a context for good and drop what it still holds */
+static void sroce_tx_ctx_stop(struct sroce_tx *tx)
 {
-	struct sroce_tx *tx = sdev->tx;
 	int p;
 
-	if (!tx)
-		return;
 	/* from here on nothing arms the timer or queues the work */
 	spin_lock_bh(&tx->lock);
 	tx->dead = true;
@@ -1444,6 +1567,72 @@ void sroce_tx_fini(struct sroce_dev *sdev)
 	spin_unlock_bh(&tx->lock);
 	for (p = 0; p < SROCE_NUM_PRIO; p++)
 		WARN_ON_ONCE(tx->prio[p].waiting);
+}
+
+static void sroce_txdev_free(struct sroce_txdev *txd)
+{
+	unsigned int c;
+
+	for (c = 0; c < txd->nctx; c++)
+		kvfree(txd->ctx[c]);
+	if (txd->wq)
+		destroy_workqueue(txd->wq);
+	kfree(txd);
+}
+
+/**
+ * sroce_tx_init() - set up the transmit contexts of a device
+ * @sdev: the device, its netdev and QoS configuration set
+ *
+ * Context: process.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sroce_tx_init(struct sroce_dev *sdev)
+{
+	struct sroce_txdev *txd;
+	unsigned int c;
+
+	txd = kzalloc(sizeof(*txd), GFP_KERNEL);
+	if (!txd)
+		return -ENOMEM;
+	txd->wq = alloc_workqueue("sroce_tx/%s", WQ_HIGHPRI | WQ_MEM_RECLAIM,
+				  0, sdev->ndev->name);
+	if (!txd->wq)
+		goto nomem;
+	txd->nctx = sroce_tx_ctx_count(sdev->ndev);
+	for (c = 0; c < txd->nctx; c++) {
+		txd->ctx[c] = sroce_tx_ctx_create(sdev, txd, c);
+		if (!txd->ctx[c])
+			goto nomem;
+	}
+	sdev->lo = sroce_lo_create(sdev);
+	if (!sdev->lo)
+		goto nomem;
+	sdev->tx = txd;
+	return 0;
+
+nomem:
+	sroce_txdev_free(txd);
+	return -ENOMEM;
+}
+
+/**
+ * sroce_tx_fini() - tear down the transmit contexts of a device
+ * @sdev: the device, unregistered, without QPs
+ *
+ * Stops the timers and the work, drops the packets still queued and frees
+ * the state.  Context: process, may sleep.
+ */
+void sroce_tx_fini(struct sroce_dev *sdev)
+{
+	struct sroce_txdev *txd = sdev->tx;
+	unsigned int c;
+
+	if (!txd)
+		return;
+	for (c = 0; c < txd->nctx; c++)
+		sroce_tx_ctx_stop(txd->ctx[c]);
 	/*
 	 * No drainer is left to loop a packet back, and the device left the
 	 * list a grace period ago (sroce_link_detach()): no other device
@@ -1452,7 +1641,6 @@ void sroce_tx_fini(struct sroce_dev *sdev)
 	sroce_lo_destroy(sdev->lo);
 	sdev->lo = NULL;
 
-	destroy_workqueue(tx->wq);
 	sdev->tx = NULL;
-	kvfree(tx);
+	sroce_txdev_free(txd);
 }

@@ -87,7 +87,8 @@ struct sroce_pkt;
  * @entry: on a transmit FIFO's wait list while @queued
  * @wake: called (softirq or process context, no QP lock held) when the
  *	FIFO it waited for has drained below its low watermark
- * @queue: the FIFO waited for (its priority and flow, as tx.c numbers them)
+ * @queue: the FIFO waited for (its transmit context, priority and flow,
+ *	as tx.c numbers them)
  * @queued: on a wait list
  * @mark: the place in its FIFO of the last packet sent with this handle,
  *	for sroce_tx_still_queued()
@@ -787,6 +788,7 @@ void sroce_mcast_rcv(struct sroce_dev *sdev, const u8 *nh,
 /* --- tx.c ---------------------------------------------------------------- */
 int sroce_tx_init(struct sroce_dev *sdev);
 void sroce_tx_fini(struct sroce_dev *sdev);
+unsigned int sroce_tx_contexts(struct sroce_dev *sdev);
 
 /*
  * A packet to @av: Ethernet (+ VLAN tag), network headers for a transport

@@ -43,7 +43,7 @@
 
 struct sroce_net;
 struct sroce_qos_cfg;
-struct sroce_tx;
+struct sroce_txdev;
 
 /**
  * struct sroce_dev - one sroce link: an ib_device bound to one netdev
@@ -110,7 +110,7 @@ struct sroce_dev {
 	atomic_t num_qp;
 	atomic_t num_srq;
 
-	struct sroce_tx *tx;
+	struct sroce_txdev *tx;
 	struct sroce_lo *lo;
 	/* QoS configuration, see include/sroce/qos.h */
 	struct sroce_qos_cfg __rcu *qos;

@@ -284,22 +284,29 @@ veth_links() {
 		ip netns exec ns1 ping -c 1 -W 3 198.51.100.12 >/dev/null
 }
 
-# ns_write_bw DEV1 GID1 DEV2 GID2 PORT ARGS...: ib_write_bw with perftest's
-# ARGS from DEV1 (namespace ns1) to DEV2 (ns2, 198.51.100.12) on PORT;
-# prints its average MB/s, or nothing when it gave none (its output is in
-# /tmp/ns_write_bw.cli and .srv)
-ns_write_bw() {
-	local d1=$1 g1=$2 d2=$3 g2=$4 port=$5 srv
-	shift 5
-	ip netns exec ns2 timeout 180 ib_write_bw -d "$d2" -x "$g2" -F -p "$port" "$@" \
-		>/tmp/ns_write_bw.srv 2>&1 &
+# ns_bw TOOL DEV1 GID1 DEV2 GID2 PORT ARGS...: perftest's TOOL (ib_write_bw,
+# ib_send_bw or ib_read_bw) with its ARGS from DEV1 (namespace ns1) to DEV2
+# (ns2, 198.51.100.12) on PORT; prints its average MB/s, or nothing when it
+# gave none (its output is in /tmp/ns_write_bw.cli and .srv for
+# ib_write_bw, and so on)
+ns_bw() {
+	local tool=$1 d1=$2 g1=$3 d2=$4 g2=$5 port=$6 srv out
+	shift 6
+	out=/tmp/ns_${tool#ib_}
+	ip netns exec ns2 timeout 180 "$tool" -d "$d2" -x "$g2" -F -p "$port" "$@" \
+		>"$out.srv" 2>&1 &
 	srv=$!
 	wait_for 20 bash -c "ip netns exec ns2 ss -ltn | grep -q ':$port '" || return 1
-	ip netns exec ns1 timeout 180 ib_write_bw -d "$d1" -x "$g1" -F -p "$port" "$@" \
-		198.51.100.12 >/tmp/ns_write_bw.cli 2>&1
+	ip netns exec ns1 timeout 180 "$tool" -d "$d1" -x "$g1" -F -p "$port" "$@" \
+		198.51.100.12 >"$out.cli" 2>&1
 	wait "$srv"
 	awk '$1 ~ /^[0-9]+$/ && NF >= 5 { v = $4 } END { if (v != "") print v }' \
-		/tmp/ns_write_bw.cli
+		"$out.cli"
+}
+
+# ns_write_bw DEV1 GID1 DEV2 GID2 PORT ARGS...: ns_bw with ib_write_bw
+ns_write_bw() {
+	ns_bw ib_write_bw "$@"
 }
 
 # veth_send_lat NAME PORT GID1 GID2 ARGS...: a 2-byte ib_send_lat from

@@ -15,7 +15,8 @@
 # RoCEv2 flow's UDP source port differs per QP.  RPS over all the guest's
 # CPUs on both ends stands in for that (with one CPU it changes nothing).
 # rdma_rxe on 6.12 routes and listens in the initial namespace only
-# (rxe_net.c), so its runs here fail: "n/a".
+# (rxe_net.c), so its runs here fail: "n/a".  SROCE_BENCH_DRIVERS picks
+# the drivers (default "rxe sroce").
 set -u
 # shellcheck source=scripts/tests/sroce-lib.sh
 . "$SROCE_REPO/scripts/tests/sroce-lib.sh"
@@ -61,7 +62,7 @@ run() {
 }
 
 for r in $(seq "$rounds"); do
-	for drv in rxe sroce; do
+	for drv in ${SROCE_BENCH_DRIVERS:-rxe sroce}; do
 		bw=$(run "$drv")
 		log "round $r, $ncpu vCPU(s): $drv $bw MB/s"
 		echo "BENCH vcpu $drv write_bw_64k_4qp_veth_${ncpu}cpu $bw MB/s"
