@@ -679,23 +679,27 @@ void sroce_comp_rcv(struct sroce_qp *qp, const void *nh,
 }
 
 /**
- * sroce_comp_arm() - a request with AckReq went out
+ * sroce_comp_arm() - a request with AckReq was handed to the tx layer
  * @qp: the QP
  * @end: the PSN after it
+ * @mark: where it stands in its transmit FIFO (struct sroce_tx_waiter)
+ * @mark_queue: that FIFO
  *
  * Starts the local ACK timer unless it runs already: it measures from the
- * oldest unanswered request, so later packets do not push it back.
+ * oldest unanswered request, so later packets do not push it back.  Its
+ * ACK may have been taken already (the requester hands packets over with
+ * sq_lock dropped): the timer then finds nothing outstanding and stops.
  *
  * Context: sq_lock held (the requester).
  */
-void sroce_comp_arm(struct sroce_qp *qp, u32 end)
+void sroce_comp_arm(struct sroce_qp *qp, u32 end, u64 mark, u16 mark_queue)
 {
 	unsigned long t = comp_timeout_jiffies(qp);
 
 	if (sroce_psn_after(end, qp->comp.ackreq_end))
 		qp->comp.ackreq_end = end;
-	qp->comp.ackreq_mark = qp->req.waiter.mark;
-	qp->comp.ackreq_queue = qp->req.waiter.mark_queue;
+	qp->comp.ackreq_mark = mark;
+	qp->comp.ackreq_queue = mark_queue;
 	if (t && !timer_pending(&qp->comp.retrans_timer))
 		mod_timer(&qp->comp.retrans_timer, jiffies + t);
 }

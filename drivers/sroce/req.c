@@ -59,8 +59,8 @@ struct req_run {
 	bool more;		/* out of budget with work left */
 	unsigned int steps;	/* steps taken, up to SROCE_REQ_BUDGET */
 	struct sk_buff_head batch; /* built, not yet handed to the tx layer */
-	bool ackreq;		/* of these, one asked for an ACK ... */
-	u32 ackreq_end;		/* ... and the PSN after the last such one */
+	struct sk_buff *ackreq;	/* of these, the last that asks for an ACK */
+	u32 ackreq_end;		/* and the PSN after it */
 };
 
 /* One request packet, decided before anything is built */
@@ -825,7 +825,7 @@ static enum req_step req_send_packet(struct sroce_qp *qp,
 	req_commit(qp, wqe, &p, run);
 	sroce_rp_sent(qp, skb->len);
 	if (p.ackreq) {
-		run->ackreq = true;
+		run->ackreq = skb;
 		run->ackreq_end = sroce_psn_add(p.psn, p.npsn);
 	}
 	__skb_queue_tail(&run->batch, skb);
@@ -841,6 +841,11 @@ static enum req_step req_send_packet(struct sroce_qp *qp,
  * of no account.  A packet dropped (device down) is a loss RC recovers
  * from.
  *
+ * The requester stops when a send said so and left @w armed: a later
+ * send of the batch to another transmit context (another destination of
+ * a UD QP, a queue layout changed) takes @w off the first one, and a
+ * requester stopped with @w armed nowhere would never be woken.
+ *
  * Context: sq_lock held and BH disabled, both on return too.
  */
 static enum req_step req_flush(struct sroce_qp *qp, struct req_run *run)
@@ -848,19 +853,30 @@ static enum req_step req_flush(struct sroce_qp *qp, struct req_run *run)
 {
 	struct sroce_tx_waiter *w = &qp->req.waiter;
 	u32 end = run->ackreq_end, epoch = qp->req.epoch;
-	bool ackreq = run->ackreq, blocked = false;
-	struct sk_buff *skb;
+	struct sk_buff *skb, *ackreq = run->ackreq;
+	bool told = false, blocked;
+	u16 mark_queue = 0;
+	u64 mark = 0;
 
 	if (skb_queue_empty(&run->batch))
 		return REQ_CONTINUE;
-	run->ackreq = false;
+	run->ackreq = NULL;
 	/* blocked until proven otherwise: the wake-up may come first */
 	WRITE_ONCE(qp->req.tx_blocked, true);
 	spin_unlock(&qp->sq_lock);
-	/* @w stays armed once, whichever packet armed it */
-	while ((skb = __skb_dequeue(&run->batch)))
+	while ((skb = __skb_dequeue(&run->batch))) {
 		if (sroce_tx_send(qp->sdev, skb, qp->tx_flow, w) > 0)
-			blocked = true;
+			told = true;
+		/* where the request that asked for an ACK waits (only we
+		 * write the marks)
+		 */
+		if (skb == ackreq) {
+			mark = w->mark;
+			mark_queue = w->mark_queue;
+		}
+	}
+	/* a wake-up that came meanwhile took @w off its list: go on */
+	blocked = told && READ_ONCE(w->queued);
 	spin_lock(&qp->sq_lock);
 
 	if (qp->dead || qp->req.epoch != epoch)
@@ -868,7 +884,7 @@ static enum req_step req_flush(struct sroce_qp *qp, struct req_run *run)
 	if (!blocked)
 		WRITE_ONCE(qp->req.tx_blocked, false);
 	if (ackreq)
-		sroce_comp_arm(qp, end);
+		sroce_comp_arm(qp, end, mark, mark_queue);
 	return blocked ? REQ_STOP : REQ_CONTINUE;
 }
 
@@ -1027,7 +1043,8 @@ static void req_delay_expired(struct timer_list *t)
 
 /*
  * The tx queue we stopped at has room again.  No QP lock is taken: the
- * tx layer may call this from inside sroce_tx_send(), under our sq_lock.
+ * tx layer calls this from its work with BH disabled, and a QP lock is
+ * no business of it.
  */
 static void req_tx_wake(struct sroce_tx_waiter *w)
 {

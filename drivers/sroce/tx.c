@@ -18,7 +18,9 @@
  * queues are sent from different CPUs at once with nothing shared, and a
  * flow keeps its order.  Under mqprio a context owns the queue of the same
  * rank in each class, so the ETS between priorities is applied inside
- * each context.  What follows is the life of one context.
+ * each context; between contexts the netdev arbitrates (a NIC's own ETS,
+ * the qdisc), and the per-priority watermarks below are per context.
+ * What follows is the life of one context.
  *
  * One drainer at a time (tx->draining) moves packets from the FIFOs to the
  * netdev.  The txsched policy chooses the priority, and inside it the flow
@@ -28,9 +30,10 @@
  * room of bytes (txsched.h: a shaper never stops the queue, it drops), is
  * skipped and its packet kept, so it never piles up in the qdisc where it
  * would be dropped, and the other priorities go on.  Such priorities are
- * retried by an hrtimer, and by every later send.  So is a priority that
- * a PFC frame received by sroce itself paused (pfc.h: links whose netdev
- * does not act on them), until its pause ends or an XON frame arrives.
+ * retried by an hrtimer, and by every later send to the context.  So is
+ * a priority that a PFC frame received by sroce itself paused (pfc.h:
+ * links whose netdev does not act on them), until its pause ends or an
+ * XON frame arrives.
  * Should a qdisc that holds packets drop one all the same, a clone kept
  * for the purpose goes back to the head of its FIFO (tx_requeued): a
  * drop costs a resend, not an RC timeout.
@@ -47,7 +50,7 @@
  * bounded by SROCE_TX_HARD_LIMIT and SROCE_TX_PRIO_LIMIT, beyond which
  * packets are dropped for the RC transport to repair.
  *
- * Contexts.  sroce_tx_send() runs a bounded drain inline (process context,
+ * Callers.  sroce_tx_send() runs a bounded drain inline (process context,
  * often with BH disabled and a QP lock held, or softirq).  Because the
  * caller may hold a QP lock, waiters are never woken there: wake-ups, and
  * drains that ran out of budget, continue in tx->work.  tx->lock is only
@@ -200,6 +203,8 @@ struct sroce_tx {
 /**
  * struct sroce_txdev - the transmit contexts of a device
  * @nctx: how many there are, 1 to SROCE_TX_MAX_CTX
+ * @pfc_lock: PFC frames go to the contexts' pause clocks one at a time, in
+ *	the same order everywhere; taken before a context's lock
  * @wq: runs their work; may reclaim memory, as storage ULPs sit on top
  * @ip_id: IPv4 identification of the next packet
  * @flow_next: counts the FIFOs handed to QPs (sroce_tx_flow_pick())
@@ -207,6 +212,7 @@ struct sroce_tx {
  */
 struct sroce_txdev {
 	unsigned int nctx;
+	spinlock_t pfc_lock;	/* see @pfc_lock above */
 	struct workqueue_struct *wq;
 	atomic_t ip_id;
 	atomic_t flow_next;
@@ -1179,7 +1185,10 @@ static enum hrtimer_restart sroce_tx_retry(struct hrtimer *timer)
  * How many transmit contexts a device gets: one per netdev transmit queue
  * of a traffic class (all queues form one class without mqprio), as many
  * as there are CPUs to run them, at most SROCE_TX_MAX_CTX.  Read once, at
- * link time; sroce_tx_ctx_of() copes with any later queue layout.
+ * link time.  A later queue layout (ethtool -L, mqprio, XPS) is mapped
+ * onto these contexts as well, but a flow whose packets then resolve to
+ * another queue may pass its own packets still waiting in the old
+ * context, once: RC repairs that with a NAK and a resend.
  */
 static unsigned int sroce_tx_ctx_count(struct net_device *ndev)
 {
@@ -1278,8 +1287,10 @@ static int sroce_tx_prepare(struct sroce_dev *sdev, struct sk_buff *skb)
  *
  * Return: 0 when queued; 1 when the priority's queue is above its high
  * watermark: @w is then armed and the caller should stop building packets
- * until it is woken.  Past the hard limit @skb is dropped (counted, the RC
- * transport retransmits) and 1 is returned as well.  -ENODEV when the
+ * until it is woken.  Past the hard limit @skb is dropped (counted, the
+ * RC transport retransmits) and 1 is returned as well.  A send to another
+ * transmit context than the one @w waits in takes @w off there first,
+ * armed again or not.  -ENODEV when the
  * device is going away, -ENETDOWN when the netdev is down, -EINVAL for an
  * skb sroce_tx_alloc() did not make; @skb is consumed in every case.
  */
@@ -1373,10 +1384,12 @@ free:
  */
 void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w)
 {
+	struct sroce_txdev *txd = sdev->tx;
 	struct sroce_tx *tx;
+	unsigned int c;
 
 	/* @w's context: no one arms @w while it is cancelled (the caller) */
-	tx = sdev->tx ? sroce_tx_ctx_of_queue(sdev->tx, w->queue) : NULL;
+	tx = txd ? sroce_tx_ctx_of_queue(txd, w->queue) : NULL;
 	if (!tx)
 		return;
 	spin_lock_bh(&tx->lock);
@@ -1384,13 +1397,18 @@ void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w)
 		sroce_tx_unwait(tx, w);
 	spin_unlock(&tx->lock);
 	/*
-	 * The waker may have taken @w off the list just before: wait for its
-	 * call to return.  With BH disabled here, a waker seen on this CPU
-	 * can only be the one that called us.
+	 * A waker may have taken @w off its list just before: wait for its
+	 * call to return.  That may be another context's waker, whose
+	 * wake-up let the owner arm @w where it is now.  With BH disabled
+	 * here, a waker seen on this CPU can only be the one that called us.
 	 */
-	while (smp_load_acquire(&tx->waking) == w &&
-	       READ_ONCE(tx->waking_cpu) != smp_processor_id())
-		cpu_relax();
+	for (c = 0; c < txd->nctx; c++) {
+		tx = txd->ctx[c];
+		/* pairs with the release in sroce_tx_wake_waiters() */
+		while (smp_load_acquire(&tx->waking) == w &&
+		       READ_ONCE(tx->waking_cpu) != smp_processor_id())
+			cpu_relax();
+	}
 	local_bh_enable();
 }
 
@@ -1419,17 +1437,21 @@ bool sroce_tx_still_queued(struct sroce_dev *sdev, u16 queue, u64 mark)
 static void sroce_tx_pfc_apply(struct sroce_txdev *txd,
 			       const struct sroce_pfc_frame *f)
 {
-	u64 now = ktime_get_ns();
 	struct sroce_tx *tx;
 	unsigned int c;
+	u64 now;
 
+	spin_lock_bh(&txd->pfc_lock);
+	now = ktime_get_ns();
 	for (c = 0; c < txd->nctx; c++) {
 		tx = txd->ctx[c];
-		spin_lock_bh(&tx->lock);
+		spin_lock(&tx->lock);
 		sroce_pfc_rx(&tx->pfc, f, READ_ONCE(tx->sdev->speed_mbps), now);
-		spin_unlock_bh(&tx->lock);
-		sroce_tx_drain(tx, SROCE_TX_CTX_SEND);
+		spin_unlock(&tx->lock);
 	}
+	spin_unlock_bh(&txd->pfc_lock);
+	for (c = 0; c < txd->nctx; c++)
+		sroce_tx_drain(txd->ctx[c], SROCE_TX_CTX_SEND);
 }
 
 /*
@@ -1596,6 +1618,7 @@ int sroce_tx_init(struct sroce_dev *sdev)
 	txd = kzalloc(sizeof(*txd), GFP_KERNEL);
 	if (!txd)
 		return -ENOMEM;
+	spin_lock_init(&txd->pfc_lock);
 	txd->wq = alloc_workqueue("sroce_tx/%s", WQ_HIGHPRI | WQ_MEM_RECLAIM,
 				  0, sdev->ndev->name);
 	if (!txd->wq)

@@ -26,7 +26,10 @@
  * qp->state is written under both locks and read under either (or with
  * READ_ONCE for a hint).  The requester drops sq_lock to hand the packets
  * it built to the tx layer; req.running keeps any other context from
- * running it meanwhile, and sroce_comp_stop() waits for it.
+ * running it meanwhile, and sroce_comp_stop() waits for it.  The packets
+ * are committed before (req.psn and psn_hi moved, WQEs SENT), so the
+ * completer may see as sent what is not queued yet: an ACK for them
+ * cannot come before they leave, and a rewind only resends.
  *
  * Ownership.  Each file owns its part of struct sroce_qp (req.c/comp.c
  * struct sroce_req and struct sroce_comp, resp.c struct sroce_resp and
@@ -285,7 +288,8 @@ struct sroce_rd_res {
  * @pkts_since_ackreq: packets since the last one with AckReq set
  * @fence_wait: stopped at a fenced WQE until the READs/ATOMICs before it
  *	complete
- * @tx_blocked: stopped because the transmit queue was full; @waiter set
+ * @tx_blocked: stopped because the transmit queue was full, @waiter
+ *	armed; also set while a batch is being handed over (req_flush())
  * @running: a context runs the requester; it may be handing packets to
  *	the transmit queues with sq_lock dropped (req.c, req_flush())
  * @again: a kick came while @running: the runner looks at the SQ again
@@ -748,7 +752,7 @@ void sroce_comp_stop(struct sroce_qp *qp);
 void sroce_comp_rcv(struct sroce_qp *qp, const void *nh,
 		    const struct sroce_pkt *pkt);
 /* The requester sent a request with AckReq: (re)arm the ACK timer */
-void sroce_comp_arm(struct sroce_qp *qp, u32 end);
+void sroce_comp_arm(struct sroce_qp *qp, u32 end, u64 mark, u16 mark_queue);
 /*
  * Complete the send WQEs that are done, in SQ order, and post their CQEs;
  * after a failed one, move the QP to error.  Takes sq_lock: call unlocked.
