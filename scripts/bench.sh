@@ -17,7 +17,9 @@
 # the same number of rounds (scripts/tests/zerocopy-ab.sh); and 4 QPs
 # over a two-queue veth pair in one guest of 1 and of 2 vCPUs
 # (scripts/tests/vcpu-ab.sh).
-# SROCE_BENCH_ONLY="pairs zc cpus" picks those parts (default: all).
+# SROCE_BENCH_ONLY="pairs zc cpus" picks those parts (default: all), and
+# SROCE_BENCH_ROWS, a regular expression, the rows of the pairs' table
+# (default: all; a base older than this option runs all of them).
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,7 +52,7 @@ bench_run() {
 	log=$run/log.$kind.$round
 	echo "bench: round $round of $rounds, $kind on both guests" >&2
 	if ! bash "$tree/scripts/guest.sh" --pair --timeout 1200 \
-		--env SROCE_BENCH_DRV="$drv" \
+		--env SROCE_BENCH_DRV="$drv" --env SROCE_BENCH_ROWS="${SROCE_BENCH_ROWS:-.}" \
 		"$tree/scripts/tests/perftest.sh" >"$log" 2>&1; then
 		echo "bench: the $kind run of round $round failed; its last lines, and any splat:" >&2
 		tail -n 5 "$log" >&2

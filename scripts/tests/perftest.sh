@@ -5,6 +5,8 @@
 # (sroce or rxe) to eth0 on both guests and run perftest between them, b
 # serving and a measuring.  Guest a prints "BENCH DRV name value unit"
 # lines, which scripts/bench.sh picks out of the console.
+# SROCE_BENCH_ROWS: a regular expression; only rows whose names match run
+# (default: all).
 set -u
 # shellcheck source=scripts/tests/sroce-lib.sh
 . "$SROCE_REPO/scripts/tests/sroce-lib.sh"
@@ -52,8 +54,11 @@ figure() {
 # 4 KiB writes over 4 QPs did, once in three rounds, on 2026-12-05).
 limit=120
 n=0
+rows=${SROCE_BENCH_ROWS:-.}
 measure() {
 	local name=$1 srv=() log=/tmp/$1.log
+	# both guests skip the same rows, so their barriers stay in step
+	[[ $name =~ $rows ]] || return 0
 	shift
 	while [ "$1" != -- ]; do
 		srv+=("$1")
@@ -138,6 +143,7 @@ if [ "$SROCE_ROLE" = a ]; then
 	fi
 	for c in "mem 100 qp_slab_vmalloc_kib KiB" "connect 1000 connect_1000qps_s s"; do
 		read -r mode count name unit <<<"$c"
+		[[ $name =~ $rows ]] || continue
 		v=$(timeout 300 "$prog" "$dev" "$gidx" "$mode" "$count" 2>/tmp/qp_scale.log |
 			awk '{ print $2 }')
 		if [ -n "$v" ]; then
