@@ -946,23 +946,19 @@ static enum req_step req_step(struct sroce_qp *qp, struct req_run *run)
 static void req_run(struct sroce_qp *qp, struct req_run *run)
 	__must_hold(&qp->sq_lock)
 {
-	bool spent, stop;
-
-	for (;;) {
-		spent = run->steps == SROCE_REQ_BUDGET;
-		stop = spent;
-		if (!spent) {
-			run->steps++;
-			stop = req_step(qp, run) == REQ_STOP;
+	while (run->steps < SROCE_REQ_BUDGET) {
+		run->steps++;
+		if (req_step(qp, run) == REQ_STOP) {
+			req_flush(qp, run);
+			return;
 		}
-		if ((stop || skb_queue_len(&run->batch) == SROCE_REQ_BATCH) &&
+		if (skb_queue_len(&run->batch) == SROCE_REQ_BATCH &&
 		    req_flush(qp, run) == REQ_STOP)
 			return;
-		if (spent)
-			run->more = true;
-		if (stop)
-			return;
 	}
+	/* out of budget: more to do, unless the last packets stopped us */
+	if (req_flush(qp, run) == REQ_CONTINUE)
+		run->more = true;
 }
 
 static void req_schedule(struct sroce_qp *qp)
@@ -1013,7 +1009,7 @@ void sroce_req_kick(struct sroce_qp *qp)
 	req->running = false;
 	if (run.more)
 		req_schedule(qp);
-	else if (run.nomem && !timer_pending(&qp->req.delay_timer))
+	else if (run.nomem && !timer_pending(&req->delay_timer))
 		mod_timer(&req->delay_timer, jiffies + SROCE_REQ_NOMEM_DELAY);
 	spin_unlock_bh(&qp->sq_lock);
 

@@ -674,7 +674,6 @@ static struct netdev_queue *sroce_tx_txq(struct net_device *ndev,
 		else
 			index = netdev_pick_tx(ndev, skb, NULL);
 		index = netdev_cap_txqueue(ndev, index);
-		skb_set_queue_mapping(skb, 0);
 	}
 	sroce_tx_cb(skb)->queue = index;
 	return netdev_get_tx_queue(ndev, index);

@@ -270,6 +270,20 @@ veth_pair() {
 	fi
 }
 
+# veth_rps: RPS over all the guest's CPUs on the receive queues of n1 and
+# n2.  A veth hands each packet to the receiver on the CPU that sent it;
+# a NIC's RSS keeps a flow on one CPU by a hash of it, and RPS stands in
+# for that (with one CPU it changes nothing).
+veth_rps() {
+	local mask i
+	mask=$(printf %x $(((1 << $(nproc)) - 1)))
+	for i in 1 2; do
+		ip netns exec "ns$i" sh -c \
+			"for q in /sys/class/net/n$i/queues/rx-*; do echo $mask >\$q/rps_cpus; done" ||
+			return 1
+	done
+}
+
 # veth_links [TC_ARGS...]: veth_pair's rig with sroce1 on n1 and sroce2 on
 # n2, both ACTIVE with their RoCE v2 GIDs, and a ping across.
 veth_links() {

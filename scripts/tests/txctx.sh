@@ -28,11 +28,8 @@ sysctl -qw net.core.netdev_max_backlog=16384 || fail "netdev_max_backlog"
 # A veth has no qdisc: mq gives each queue a child that counts its bytes.
 # A veth receives on the CPU that sent, where a NIC's RSS steers a flow to
 # one CPU: RPS stands in for that, or the wire itself would reorder.
-rps() {
-	ip netns exec "ns$1" sh -c "for q in /sys/class/net/n$1/queues/rx-*; do echo 3 >\$q/rps_cpus; done"
-}
 if VETH_QUEUES=2 VETH_MTU=4200 veth_links &&
-	ip netns exec ns1 tc qdisc replace dev n1 root handle 1: mq && rps 1 && rps 2; then
+	ip netns exec ns1 tc qdisc replace dev n1 root handle 1: mq && veth_rps; then
 	t_ok "$name"
 else
 	t_fail "$name" "the rig"

@@ -25,11 +25,7 @@ rounds=${SROCE_BENCH_ROUNDS:-3}
 ncpu=$(nproc)
 modprobe ib_uverbs || fail "modprobe ib_uverbs"
 VETH_MTU=4200 VETH_QUEUES=2 veth_pair || fail "veth pair"
-rps=$(printf %x $(((1 << ncpu) - 1)))
-for i in 1 2; do
-	ip netns exec "ns$i" sh -c "for q in /sys/class/net/n$i/queues/rx-*; do echo $rps >\$q/rps_cpus; done" ||
-		fail "RPS on n$i"
-done
+veth_rps || fail "RPS on n1 and n2"
 
 port=18800
 # run DRV: link DRV at both ends, one ib_write_bw, unlink; prints MB/s
