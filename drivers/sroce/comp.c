@@ -598,6 +598,10 @@ static void comp_deliver_locked(struct sroce_qp *qp, struct comp_ctx *ctx)
 		comp_collect(qp, &b);
 		if (!b.retired)
 			break;
+		if (qp->req.copies_wait) {
+			qp->req.copies_wait = false;
+			ctx->kick = true;
+		}
 		if (!b.n && !b.failed)
 			continue;
 
@@ -636,13 +640,17 @@ static void comp_finish(struct sroce_qp *qp, const struct comp_ctx *ctx)
  * UD, local operations, local errors).  It does not kick the requester.
  *
  * Context: softirq or process; no lock of @qp held.
+ *
+ * Return: true if the requester waited for WQE copies and a WQE retired:
+ * the caller (the requester) has more to do.
  */
-void sroce_comp_run(struct sroce_qp *qp)
+bool sroce_comp_run(struct sroce_qp *qp)
 {
 	struct comp_ctx ctx = {};
 
 	spin_lock_bh(&qp->sq_lock);
 	comp_deliver_locked(qp, &ctx);
+	return ctx.kick;
 }
 
 /**

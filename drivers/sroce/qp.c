@@ -1065,7 +1065,12 @@ static int sroce_qp_init_user_sq(struct sroce_qp *qp, struct ib_qp_cap *cap)
 	return 0;
 }
 
-/* The kernel copies, one per SQ slot, each with room for its SGEs/inline */
+/*
+ * The kernel's send WQEs, each with room for its SGEs/inline data: a
+ * kernel QP posts into them, one per slot; a user QP's requester copies
+ * the WQEs it fetches into them, a window of at most SROCE_SQ_COPIES
+ * (req.c), so a deep SQ costs the kernel no more than a window's worth.
+ */
 static int sroce_qp_init_swqe(struct sroce_qp *qp)
 {
 	size_t tail = max_t(size_t, qp->max_send_sge * sizeof(struct ib_sge),
@@ -1076,15 +1081,17 @@ static int sroce_qp_init_swqe(struct sroce_qp *qp)
 
 	qp->swqe_stride = ALIGN(sizeof(struct sroce_swqe) + tail,
 				__alignof__(struct sroce_swqe));
-	size = array_size(qp->sq_mask + 1, qp->swqe_stride);
+	qp->swqe_mask = qp->user ? min_t(u32, qp->sq_mask, SROCE_SQ_COPIES - 1) :
+				   qp->sq_mask;
+	size = array_size(qp->swqe_mask + 1, qp->swqe_stride);
 	/*
 	 * kmalloc() rounds a size above a page up to a power of two of pages:
-	 * perftest's 128-WR SQ (256 slots, 40 KiB) would take 64.
+	 * perftest's 128 WQEs (20 KiB) would take 32.
 	 */
 	qp->swqe = size > PAGE_SIZE ? vzalloc(size) : kzalloc(size, GFP_KERNEL);
 	if (!qp->swqe)
 		return -ENOMEM;
-	for (i = 0; i <= qp->sq_mask; i++) {
+	for (i = 0; i <= qp->swqe_mask; i++) {
 		wqe = sroce_sq_wqe(qp, i);
 		wqe->sge = (struct ib_sge *)(wqe + 1);
 		wqe->inline_data = (u8 *)(wqe + 1);
@@ -1285,7 +1292,7 @@ static void sroce_sq_release_all(struct sroce_qp *qp)
 {
 	u32 i;
 
-	for (i = 0; i <= qp->sq_mask; i++)
+	for (i = 0; i <= qp->swqe_mask; i++)
 		sroce_swqe_release(qp, sroce_sq_wqe(qp, qp->sq_cons + i));
 }
 
@@ -1455,10 +1462,25 @@ static void sroce_qp_reset(struct sroce_qp *qp)
 	sroce_resp_reset(qp);
 }
 
+/**
+ * struct sroce_qp_mod - what a modify_qp prepares before the locks, and
+ *	learns under them
+ * @av: the path of IB_QP_AV, checked
+ * @ring: responder resources to swap in; after, the ring replaced
+ * @ring_num: entries of @ring
+ * @drained: the move to SQD found no WQE in flight
+ */
+struct sroce_qp_mod {
+	struct sroce_av av;
+	struct sroce_rd_res *ring;
+	u32 ring_num;
+	bool drained;
+};
+
 /* State change and attributes, all at once under the locks */
 static int sroce_qp_apply(struct sroce_qp *qp, const struct ib_qp_attr *attr,
 			  int mask, enum ib_qp_state new,
-			  const struct sroce_av *av, bool *drained)
+			  struct sroce_qp_mod *m)
 {
 	enum ib_qp_state cur;
 	unsigned long flags;
@@ -1470,7 +1492,9 @@ static int sroce_qp_apply(struct sroce_qp *qp, const struct ib_qp_attr *attr,
 		sroce_qp_unlock_all(qp, flags);
 		return -EINVAL;
 	}
-	sroce_qp_store_attr(qp, attr, mask, av);
+	sroce_qp_store_attr(qp, attr, mask, &m->av);
+	if (m->ring)
+		sroce_resp_res_swap(qp, &m->ring, m->ring_num);
 	if (mask & IB_QP_RQ_PSN)
 		qp->resp.psn = qp->attr.rq_psn;
 	/* also reloads the completer's retry counters */
@@ -1479,7 +1503,7 @@ static int sroce_qp_apply(struct sroce_qp *qp, const struct ib_qp_attr *attr,
 	if (new == IB_QPS_SQD && cur != IB_QPS_SQD) {
 		/* the requester takes no new WQE; maybe none is in flight */
 		qp->sq_drained_sent = sroce_sq_drained(qp);
-		*drained = qp->sq_drained_sent;
+		m->drained = qp->sq_drained_sent;
 	}
 	sroce_qp_set_state(qp, new);
 	if (new == IB_QPS_RESET)
@@ -1492,9 +1516,8 @@ static int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			   int mask, struct ib_udata *udata)
 {
 	struct sroce_qp *qp = to_sqp(ibqp);
+	struct sroce_qp_mod m = {};
 	enum ib_qp_state cur, new;
-	struct sroce_av av = {};
-	bool drained = false;
 	int err;
 
 	/* librxe sends no command data */
@@ -1514,10 +1537,19 @@ static int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		err = -EINVAL;
 		goto out;
 	}
-	err = sroce_qp_check_attr(attr, mask, &av);
+	err = sroce_qp_check_attr(attr, mask, &m.av);
 	if (err)
 		goto out;
-	err = sroce_qp_apply(qp, attr, mask, new, &av, &drained);
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) && qp->type == IB_QPT_RC) {
+		m.ring = sroce_resp_res_alloc(qp, attr->max_dest_rd_atomic,
+					      &m.ring_num);
+		if (IS_ERR(m.ring)) {
+			err = PTR_ERR(m.ring);
+			m.ring = NULL;
+			goto out;
+		}
+	}
+	err = sroce_qp_apply(qp, attr, mask, new, &m);
 	if (err || !(mask & IB_QP_STATE))
 		goto out;
 
@@ -1526,7 +1558,7 @@ static int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		sroce_req_kick(qp);
 		break;
 	case IB_QPS_SQD:
-		if (drained)
+		if (m.drained)
 			sroce_qp_event(qp, IB_EVENT_SQ_DRAINED);
 		break;
 	case IB_QPS_ERR:
@@ -1538,6 +1570,8 @@ static int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	}
 out:
 	mutex_unlock(&qp->mod_lock);
+	/* the ring not used, or the one replaced */
+	kfree(m.ring);
 	return err;
 }
 

@@ -156,6 +156,18 @@ static bool req_sq_has_new(struct sroce_qp *qp)
 }
 
 /*
+ * Is there a free copy for the WQE at req.fetch_index?  The copies hold
+ * the WQEs from qp->sq_cons to it, and a user QP has fewer copies than
+ * slots (qp->swqe_mask).  When there is none, req.copies_wait asks the
+ * completer to kick the requester once it retires one.
+ */
+static bool req_copy_free(const struct sroce_qp *qp)
+{
+	return ((qp->req.fetch_index - qp->sq_cons) & qp->sq_mask) <=
+	       qp->swqe_mask;
+}
+
+/*
  * The WQE at req.wqe_index; NULL when the SQ holds nothing more to send.
  * A new one is fetched (copied and checked) once, and stays new (POSTED,
  * at req.fetch_index) until req_take(): a WQE waiting for a fence or a
@@ -181,6 +193,12 @@ static struct sroce_swqe *req_current_wqe(struct sroce_qp *qp,
 	wqe = sroce_sq_wqe(qp, req->wqe_index);
 	if (req->next_fetched)
 		return wqe;
+	if (!req_copy_free(qp)) {
+		if (!req->copies_wait)
+			sroce_stats_inc(qp->sdev, SROCE_CNT_SQ_COPIES_FULL);
+		req->copies_wait = true;
+		return NULL;
+	}
 	status = sroce_sq_fetch(qp, req->wqe_index);
 	req->next_fetched = true;
 	wqe->state = SROCE_WQE_POSTED;
@@ -1014,8 +1032,9 @@ void sroce_req_kick(struct sroce_qp *qp)
 	spin_unlock_bh(&qp->sq_lock);
 
 	req_drop_mr(&run);
-	if (run.complete)
-		sroce_comp_run(qp);
+	/* what that retires may free copies the requester waits for */
+	if (run.complete && sroce_comp_run(qp) && !READ_ONCE(qp->dead))
+		req_schedule(qp);
 }
 
 /**
@@ -1083,6 +1102,7 @@ void sroce_req_init(struct sroce_qp *qp)
 	req->pkts_since_ackreq = 0;
 	req->fence_wait = false;
 	req->tx_blocked = false;
+	req->copies_wait = false;
 	/* a runner with sq_lock dropped sees this when it takes it back */
 	req->epoch++;
 	req->retransmits = 0;

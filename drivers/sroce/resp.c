@@ -636,7 +636,7 @@ static int resp_get_wqe(struct sroce_qp *qp)
 	int err;
 
 	if (!resp->have_wqe) {
-		err = sroce_rq_take(qp, &resp->wqe);
+		err = sroce_rq_take(qp, resp->wqe);
 		/* a malformed WQE is consumed: it completes in error */
 		if (err && err != -EINVAL)
 			return err;
@@ -664,7 +664,7 @@ static struct ib_wc *resp_wc_start(struct resp_ctx *c,
 	struct ib_wc *wc = &c->wc;
 
 	memset(wc, 0, sizeof(*wc));
-	wc->wr_id = qp->resp.wqe.wr_id;
+	wc->wr_id = qp->resp.wqe->wr_id;
 	wc->status = status;
 	wc->opcode = IB_WC_RECV;
 	wc->qp = &qp->ibqp;
@@ -727,7 +727,7 @@ static int resp_place_sge(struct sroce_qp *qp, const struct ib_sge *sge,
 static int resp_place(struct sroce_qp *qp, struct sroce_bytes *data, u32 len)
 {
 	struct sroce_resp *resp = &qp->resp;
-	const struct sroce_rwqe *wqe = &resp->wqe;
+	const struct sroce_rwqe *wqe = resp->wqe;
 	u32 nsge = min_t(u32, wqe->num_sge, SROCE_MAX_SGE);
 	int err;
 
@@ -1331,7 +1331,7 @@ static void resp_ud_locked(struct resp_ctx *c, const void *deth)
 		return;
 	}
 	resp->offset = 0;
-	if (RESP_UD_GRH_LEN + c->pkt->payload_len > resp->wqe.length) {
+	if (RESP_UD_GRH_LEN + c->pkt->payload_len > resp->wqe->length) {
 		/* the consumer's buffer is short: its WQE, not the QP */
 		resp_wc_start(c, IB_WC_LOC_LEN_ERR);
 		return;
@@ -1464,7 +1464,7 @@ static void resp_clear(struct sroce_qp *qp)
 
 /**
  * sroce_resp_init() - set up the responder of a new QP
- * @qp: the QP, its type and device set, not yet reachable
+ * @qp: the QP, its type, device and RQ (or SRQ) set, not yet reachable
  *
  * sroce_resp_cleanup() may be called after a failure too.  Context:
  * process.
@@ -1474,7 +1474,7 @@ static void resp_clear(struct sroce_qp *qp)
 int sroce_resp_init(struct sroce_qp *qp)
 {
 	struct sroce_resp *resp = &qp->resp;
-	u32 i;
+	u32 nsge;
 
 	spin_lock_init(&resp->lock);
 	INIT_LIST_HEAD(&resp->tx_list);
@@ -1486,18 +1486,73 @@ int sroce_resp_init(struct sroce_qp *qp)
 	resp->rd_res = NULL;
 	resp->rd_res_num = 0;
 	resp_clear(qp);
+	/* room for as many SGEs as the ring the WQEs come from has */
+	nsge = qp->srq ? qp->srq->max_sge : qp->max_recv_sge;
+	resp->wqe = kzalloc(struct_size(resp->wqe, sge, nsge), GFP_KERNEL);
+	return resp->wqe ? 0 : -ENOMEM;
+}
 
-	/* only RC serves READs and ATOMICs */
-	if (qp->type != IB_QPT_RC)
-		return 0;
-	resp->rd_res = kcalloc(SROCE_MAX_RD_ATOMIC, sizeof(*resp->rd_res),
-			       GFP_KERNEL);
-	if (!resp->rd_res)
-		return -ENOMEM;
-	for (i = 0; i < SROCE_MAX_RD_ATOMIC; i++)
-		INIT_LIST_HEAD(&resp->rd_res[i].tx_entry);
-	resp->rd_res_num = SROCE_MAX_RD_ATOMIC;
-	return 0;
+/**
+ * sroce_resp_res_alloc() - responder resources for a new max_dest_rd_atomic
+ * @qp: an RC QP, its mod_lock held
+ * @max_dest: the max_dest_rd_atomic modify_qp is about to set
+ * @num: set to the entries of the ring returned
+ *
+ * The ring holds max_dest_rd_atomic responses (the responder resources of
+ * an RC QP) but at least %SROCE_RD_RES_MIN, so that a requester
+ * retrying a READ whose response has all been sent still finds it after a
+ * few newer ones.  It only grows: a smaller value limits what is accepted
+ * (resp_rd_room()), and the responses remembered stay.
+ *
+ * Return: a ring for sroce_resp_res_swap(), NULL if the one in place will
+ * do, or ERR_PTR(-ENOMEM).  Context: process.
+ */
+struct sroce_rd_res *sroce_resp_res_alloc(struct sroce_qp *qp, u32 max_dest,
+					  u32 *num)
+{
+	struct sroce_rd_res *ring;
+
+	*num = max_dest ? max_t(u32, max_dest, SROCE_RD_RES_MIN) : 0;
+	if (*num <= qp->resp.rd_res_num)
+		return NULL;
+	ring = kcalloc(*num, sizeof(*ring), GFP_KERNEL);
+	return ring ?: ERR_PTR(-ENOMEM);
+}
+
+/**
+ * sroce_resp_res_swap() - put a larger ring of responder resources in place
+ * @qp: the QP, resp.lock held
+ * @ring: from sroce_resp_res_alloc(); set to the ring replaced (to free)
+ * @num: its entries, more than the ring in place has
+ *
+ * The responses remembered and queued move along (the responder may be
+ * serving READs, as in SQD), oldest first, so that the next new resource
+ * is again the slot after the newest and @tx_list keeps its order.
+ */
+void sroce_resp_res_swap(struct sroce_qp *qp, struct sroce_rd_res **ring,
+			 u32 num)
+{
+	struct sroce_resp *resp = &qp->resp;
+	struct sroce_rd_res *old = resp->rd_res, *fresh = *ring, *res;
+	u32 n = resp->rd_res_num, i;
+	LIST_HEAD(queued);
+
+	lockdep_assert_held(&resp->lock);
+	for (i = 0; i < num; i++) {
+		if (i < n)
+			fresh[i] = old[(resp->rd_res_next + i) % n];
+		INIT_LIST_HEAD(&fresh[i].tx_entry);
+	}
+	list_for_each_entry(res, &resp->tx_list, tx_entry) {
+		i = (res - old + n - resp->rd_res_next) % n;
+		list_add_tail(&fresh[i].tx_entry, &queued);
+	}
+	INIT_LIST_HEAD(&resp->tx_list);
+	list_splice(&queued, &resp->tx_list);
+	resp->rd_res = fresh;
+	resp->rd_res_num = num;
+	resp->rd_res_next = n;
+	*ring = old;
 }
 
 /**
@@ -1532,7 +1587,7 @@ bool sroce_resp_release_wqe(struct sroce_qp *qp, u64 *wr_id)
 	lockdep_assert_held(&resp->lock);
 	if (!resp->have_wqe)
 		return false;
-	*wr_id = resp->wqe.wr_id;
+	*wr_id = resp->wqe->wr_id;
 	resp->have_wqe = false;
 	resp_msg_reset(resp);
 	return true;
@@ -1562,4 +1617,6 @@ void sroce_resp_cleanup(struct sroce_qp *qp)
 	kfree(resp->rd_res);
 	resp->rd_res = NULL;
 	resp->rd_res_num = 0;
+	kfree(resp->wqe);
+	resp->wqe = NULL;
 }

@@ -72,12 +72,20 @@ struct sroce_pkt;
 #define SROCE_MAX_SGE		32
 #define SROCE_MAX_INLINE	256
 #define SROCE_MAX_RD_ATOMIC	128	/* initiator and responder depth */
+/* Responder resources an RC QP with any keeps at least (resp.c) */
+#define SROCE_RD_RES_MIN	8
 #define SROCE_MAX_SRQ		0x10000
 #define SROCE_MAX_SRQ_WR	0x4000
 #define SROCE_MIN_QPN		0x11	/* below: reserved (0, 1 = GSI) */
 
 /* Requester: packets a QP may have unacknowledged before it waits */
 #define SROCE_MAX_UNACKED_PSNS	128
+/*
+ * User SQ: WQEs the kernel holds copies of at once (sent, not completed).
+ * Half the PSN window: RC messages of one packet go 64 at a time, larger
+ * ones fill the window first; UC and UD WQEs complete once sent.
+ */
+#define SROCE_SQ_COPIES		128
 /* Requester asks for an ACK at least this often within a message */
 #define SROCE_ACKREQ_INTERVAL	64
 /* Requester packets built per sroce_req_kick() before it yields */
@@ -193,13 +201,14 @@ struct sroce_swqe {
  * @wr_id: returned in the completion
  * @num_sge: SGEs in @sge
  * @length: sum of the SGE lengths (bounded by SROCE_MAX_MSG_SIZE)
- * @sge: scatter list, at most SROCE_MAX_SGE entries
+ * @sge: scatter list, as many entries as the ring it comes from allows
+ *	(the QP's max_recv_sge or the SRQ's max_sge)
  */
 struct sroce_rwqe {
 	u64 wr_id;
 	u32 num_sge;
 	u32 length;
-	struct ib_sge sge[SROCE_MAX_SGE];
+	struct ib_sge sge[];
 };
 
 /**
@@ -290,6 +299,8 @@ struct sroce_rd_res {
  *	complete
  * @tx_blocked: stopped because the transmit queue was full, @waiter
  *	armed; also set while a batch is being handed over (req_flush())
+ * @copies_wait: stopped because every WQE copy of a user QP is in use
+ *	(%SROCE_SQ_COPIES); the completer kicks once it retires one
  * @running: a context runs the requester; it may be handing packets to
  *	the transmit queues with sq_lock dropped (req.c, req_flush())
  * @again: a kick came while @running: the runner looks at the SQ again
@@ -312,6 +323,7 @@ struct sroce_req {
 	u32 pkts_since_ackreq;
 	bool fence_wait;
 	bool tx_blocked;
+	bool copies_wait;
 	bool running;
 	bool again;
 	u32 epoch;
@@ -384,8 +396,9 @@ struct sroce_comp {
  *	in the error state and reset
  * @stopping: sroce_resp_cleanup() has begun: @tx_work sends nothing
  * @rd_res: responder resources (RC only), a ring of @rd_res_num
- * @rd_res_num: entries in @rd_res (SROCE_MAX_RD_ATOMIC; max_dest_rd_atomic
- *	limits how many may be unanswered, the rest answer duplicates)
+ * @rd_res_num: entries in @rd_res: the largest max_dest_rd_atomic set, at
+ *	least %SROCE_RD_RES_MIN, 0 before any; max_dest_rd_atomic limits how
+ *	many may be unanswered, the rest answer duplicates
  * @rd_res_next: ring slot of the next new resource
  * @rd_pending: resources queued that are @counted
  * @tx_list: resources with responses to send, in the order they go out
@@ -404,7 +417,7 @@ struct sroce_resp {
 	u32 psn;
 	u32 msn;
 	int opcode;
-	struct sroce_rwqe wqe;
+	struct sroce_rwqe *wqe;
 	bool have_wqe;
 	u32 sge_idx;
 	u32 sge_off;
@@ -479,8 +492,12 @@ struct sroce_qp_ref {
  * @tx_flow: its transmit FIFO in each priority (sroce_tx_flow_pick())
  * @sq_lock: see the locking rules
  * @sq: user ring of struct rxe_send_wqe (user QPs only)
- * @swqe: kernel copies, one per SQ slot, @swqe_stride bytes apart
+ * @swqe: the kernel's send WQEs, @swqe_stride bytes apart: for a kernel QP
+ *	the SQ itself, one per slot; for a user QP the copies of the WQEs
+ *	the requester fetched and the completer has not retired, slot
+ *	index & @swqe_mask (at most %SROCE_SQ_COPIES, see req.c)
  * @swqe_stride: bytes per entry of @swqe (struct + SGE/inline area)
+ * @swqe_mask: entries of @swqe, less one (a power of two)
  * @sq_mask: SQ slots - 1 (same ring geometry as @sq for user QPs)
  * @sq_prod: next free slot (kernel QPs; user QPs read @sq's producer)
  * @sq_cons: oldest slot not yet completed
@@ -537,6 +554,7 @@ struct sroce_qp {
 	struct sroce_queue sq;
 	void *swqe;
 	size_t swqe_stride;
+	u32 swqe_mask;
 	u32 sq_mask;
 	u32 sq_prod;
 	u32 sq_cons;
@@ -572,7 +590,7 @@ static inline struct sroce_swqe *sroce_sq_wqe(const struct sroce_qp *qp,
 					      u32 index)
 {
 	return (struct sroce_swqe *)((u8 *)qp->swqe +
-				     (size_t)(index & qp->sq_mask) *
+				     (size_t)(index & qp->swqe_mask) *
 				     qp->swqe_stride);
 }
 
@@ -756,8 +774,9 @@ void sroce_comp_arm(struct sroce_qp *qp, u32 end, u64 mark, u16 mark_queue);
 /*
  * Complete the send WQEs that are done, in SQ order, and post their CQEs;
  * after a failed one, move the QP to error.  Takes sq_lock: call unlocked.
+ * True when the requester waited for the WQE copies that freed.
  */
-void sroce_comp_run(struct sroce_qp *qp);
+bool sroce_comp_run(struct sroce_qp *qp);
 
 /* --- resp.c -------------------------------------------------------------- */
 /* At create, type and sdev set; 0 or -ENOMEM; cleanup is safe after both */
@@ -766,6 +785,14 @@ int sroce_resp_init(struct sroce_qp *qp);
 void sroce_resp_kick(struct sroce_qp *qp);
 /* Stop the response work and tx wait, free the resources; may sleep */
 void sroce_resp_cleanup(struct sroce_qp *qp);
+/*
+ * modify_qp of max_dest_rd_atomic (RC): a larger ring, allocated before the
+ * locks, then swapped in under them (the old one comes back to be freed)
+ */
+struct sroce_rd_res *sroce_resp_res_alloc(struct sroce_qp *qp, u32 max_dest,
+					  u32 *num);
+void sroce_resp_res_swap(struct sroce_qp *qp, struct sroce_rd_res **ring,
+			 u32 num);
 /* Modify to RESET: forget all responder state; under resp.lock */
 void sroce_resp_reset(struct sroce_qp *qp);
 /*
