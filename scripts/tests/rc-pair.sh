@@ -54,6 +54,9 @@ pp_list="1:1024 4096:4096 65536:4096"
 [ "$full" = 1 ] && pp_list+=" 5000:1024 1048576:4096"
 # perftest: each tool at each of $sizes, then the atomics
 perf_tools="send write read"
+# and a send queue 512 deep of 64-byte messages: more WQEs posted than the
+# kernel holds copies of (SROCE_SQ_COPIES)
+deep_tools="send write"
 atomic_bw_ops="CMP_AND_SWAP FETCH_AND_ADD"
 atomic_lat_ops="FETCH_AND_ADD"
 [ "$full" = 1 ] && atomic_lat_ops+=" CMP_AND_SWAP"
@@ -102,7 +105,7 @@ per_pass=0
 per_verify=0
 group pingpong && per_pass=$((per_pass + $(words "$pp_list") + 1))
 group perftest && per_pass=$((per_pass +
-	$(words "$sizes") * $(words "$perf_tools") * 2 +
+	$(words "$sizes") * $(words "$perf_tools") * 2 + $(words "$deep_tools") +
 	$(words "$atomic_bw_ops") + $(words "$atomic_lat_ops")))
 group rdmacm && per_pass=$((per_pass + $(words "$rping_sizes") + 1))
 if group verify; then
@@ -194,6 +197,9 @@ run_perftest() {
 		for t in $perf_tools; do
 			perf "ib_${t}_bw $s B $fam $dir" "ib_${t}_bw" -s "$s" -n 20
 		done
+	done
+	for t in $deep_tools; do
+		perf "ib_${t}_bw 64 B tx-depth 512 $fam $dir" "ib_${t}_bw" -s 64 -t 512 -n 2000
 	done
 	for op in $atomic_bw_ops; do
 		perf "ib_atomic_bw $op 8 B $fam $dir" ib_atomic_bw -A "$op" -n 20
