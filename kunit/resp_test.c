@@ -7,6 +7,7 @@
  */
 #include <kunit/test.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
@@ -20,9 +21,22 @@ static struct sroce_qp *sroce_ut_qp(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, qp);
 	qp->type = IB_QPT_RC;
+	mutex_init(&qp->mod_lock);
 	spin_lock_init(&qp->resp.lock);
 	INIT_LIST_HEAD(&qp->resp.tx_list);
 	return qp;
+}
+
+/* sroce_resp_res_alloc() as modify_qp calls it, under mod_lock */
+static struct sroce_rd_res *sroce_ut_alloc(struct sroce_qp *qp, u32 max_dest,
+					   u32 *num)
+{
+	struct sroce_rd_res *ring;
+
+	mutex_lock(&qp->mod_lock);
+	ring = sroce_resp_res_alloc(qp, max_dest, num);
+	mutex_unlock(&qp->mod_lock);
+	return ring;
 }
 
 static void sroce_ut_swap(struct sroce_qp *qp, struct sroce_rd_res **ring,
@@ -40,19 +54,19 @@ static void sroce_resp_res_sizes(struct kunit *test)
 	struct sroce_rd_res *ring;
 	u32 num;
 
-	KUNIT_EXPECT_NULL(test, sroce_resp_res_alloc(qp, 0, &num));
+	KUNIT_EXPECT_NULL(test, sroce_ut_alloc(qp, 0, &num));
 	KUNIT_EXPECT_EQ(test, num, 0U);
 
-	ring = sroce_resp_res_alloc(qp, 1, &num);
+	ring = sroce_ut_alloc(qp, 1, &num);
 	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(ring));
 	KUNIT_EXPECT_EQ(test, num, (u32)SROCE_RD_RES_MIN);
 	if (!IS_ERR(ring))
 		kfree(ring);
 
 	qp->resp.rd_res_num = 20;
-	KUNIT_EXPECT_NULL(test, sroce_resp_res_alloc(qp, 4, &num));
-	KUNIT_EXPECT_NULL(test, sroce_resp_res_alloc(qp, 20, &num));
-	ring = sroce_resp_res_alloc(qp, 21, &num);
+	KUNIT_EXPECT_NULL(test, sroce_ut_alloc(qp, 4, &num));
+	KUNIT_EXPECT_NULL(test, sroce_ut_alloc(qp, 20, &num));
+	ring = sroce_ut_alloc(qp, 21, &num);
 	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(ring));
 	KUNIT_EXPECT_EQ(test, num, 21U);
 	if (!IS_ERR(ring))
@@ -66,7 +80,7 @@ static void sroce_resp_res_first(struct kunit *test)
 	struct sroce_rd_res *ring;
 	u32 num, i;
 
-	ring = sroce_resp_res_alloc(qp, 4, &num);
+	ring = sroce_ut_alloc(qp, 4, &num);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(ring));
 	sroce_ut_swap(qp, &ring, num);
 	KUNIT_EXPECT_NULL(test, ring);
@@ -108,7 +122,7 @@ static void sroce_resp_res_grow(struct kunit *test)
 	qp->resp.rd_res_num = 8;
 	qp->resp.rd_res_next = 3;
 
-	ring = sroce_resp_res_alloc(qp, 16, &num);
+	ring = sroce_ut_alloc(qp, 16, &num);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(ring));
 	KUNIT_ASSERT_EQ(test, num, 16U);
 	sroce_ut_swap(qp, &ring, num);
@@ -131,8 +145,8 @@ static void sroce_resp_res_grow(struct kunit *test)
 	i = 0;
 	list_for_each_entry(res, &qp->resp.tx_list, tx_entry) {
 		KUNIT_ASSERT_LT(test, i, (u32)ARRAY_SIZE(queued));
-		KUNIT_EXPECT_TRUE(test, res >= qp->resp.rd_res &&
-					res < qp->resp.rd_res + 16);
+		KUNIT_EXPECT_TRUE(test, res >= qp->resp.rd_res);
+		KUNIT_EXPECT_TRUE(test, res < qp->resp.rd_res + 16);
 		KUNIT_EXPECT_EQ(test, res->first_psn,
 				SROCE_UT_PSN0 + queued[i]);
 		i++;

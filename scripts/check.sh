@@ -478,8 +478,7 @@ if want guest; then
 		"single teardown:scripts/tests/teardown.sh:SROCE_TEARDOWN_CYCLES=100"
 		"single nvmeof-loopback:scripts/tests/nvmeof-pair.sh"
 		"single local-peers:scripts/tests/local-peers.sh"
-		# several transmit contexts need several CPUs: the debug kernel
-		# is built uniprocessor, so this runs on Debian's only
+		# several transmit contexts need several CPUs (debug-txctx too)
 		"single txctx:scripts/tests/txctx.sh:SROCE_GUEST_SMP=2"
 		"single qos:scripts/tests/qos.sh:$timed"
 		"single cc:scripts/tests/cc.sh:$timed"
@@ -553,6 +552,8 @@ if want debug; then
 		"single debug-loopback:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=262144 SROCE_LO_KINDS=v2-ipv4"
 		"single debug-hostile-rings:scripts/tests/hostile-rings.sh:SROCE_HOSTILE_ROUNDS=2"
 		"single debug-local-peers:scripts/tests/local-peers.sh:SROCE_LO_KINDS=v1-ipv6"
+		# two transmit contexts (one per CPU) under KASAN and lockdep
+		"single debug-txctx:scripts/tests/txctx.sh:SROCE_GUEST_SMP=2"
 	)
 	# make check-long: the same at full length, teardown, and the pairs
 	# (RC, multicast, the fuzzer; debug-rc-long and debug-fuzz-long): in

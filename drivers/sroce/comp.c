@@ -598,10 +598,8 @@ static void comp_deliver_locked(struct sroce_qp *qp, struct comp_ctx *ctx)
 		comp_collect(qp, &b);
 		if (!b.retired)
 			break;
-		if (qp->req.copies_wait) {
-			qp->req.copies_wait = false;
+		if (sroce_req_copies_freed(qp))
 			ctx->kick = true;
-		}
 		if (!b.n && !b.failed)
 			continue;
 

@@ -3,12 +3,13 @@
  * Queue pairs: the verbs, the QPN table, the state machine, and the send
  * and receive queues as the transport sees them.
  *
- * Send queue.  Every SQ slot has a kernel copy, struct sroce_swqe, which
- * is all the transport reads.  Kernel consumers write it in post_send.
- * User QPs share a ring of librxe's struct rxe_send_wqe with userspace;
- * the requester copies a slot out once (sroce_sq_fetch()) and checks the
- * copy, and the ring is not read again for that WQE.  User and kernel SQs
- * have the same geometry (sq_mask), so slot i of the ring is swqe i.
+ * Send queue.  The transport reads only struct sroce_swqe, the kernel's
+ * WQEs.  A kernel QP has one per slot and writes it in post_send.  User
+ * QPs share a ring of librxe's struct rxe_send_wqe with userspace; the
+ * requester copies a slot out once (sroce_sq_fetch()) and checks the
+ * copy, and the ring is not read again for that WQE.  Slot i's WQE is
+ * swqe i & swqe_mask: for a user QP the copies are a window of the WQEs
+ * fetched and not yet retired, at most SROCE_SQ_COPIES (req.c).
  *
  * Receive queue.  Always a ring of struct rxe_recv_wqe: mapped into the
  * process for user QPs, filled by post_recv for kernel ones, emptied by

@@ -167,6 +167,22 @@ static bool req_copy_free(const struct sroce_qp *qp)
 	       qp->swqe_mask;
 }
 
+/**
+ * sroce_req_copies_freed() - the completer retired WQEs
+ * @qp: the QP, sq_lock held
+ *
+ * Return: true if the requester stopped for want of a WQE copy (and is to
+ * be kicked once sq_lock is dropped); it no longer waits.
+ */
+bool sroce_req_copies_freed(struct sroce_qp *qp)
+{
+	bool waited = qp->req.copies_wait;
+
+	lockdep_assert_held(&qp->sq_lock);
+	qp->req.copies_wait = false;
+	return waited;
+}
+
 /*
  * The WQE at req.wqe_index; NULL when the SQ holds nothing more to send.
  * A new one is fetched (copied and checked) once, and stays new (POSTED,

@@ -1512,6 +1512,7 @@ struct sroce_rd_res *sroce_resp_res_alloc(struct sroce_qp *qp, u32 max_dest,
 {
 	struct sroce_rd_res *ring;
 
+	lockdep_assert_held(&qp->mod_lock);
 	*num = max_dest ? max_t(u32, max_dest, SROCE_RD_RES_MIN) : 0;
 	if (*num <= qp->resp.rd_res_num)
 		return NULL;

@@ -81,9 +81,10 @@ struct sroce_pkt;
 /* Requester: packets a QP may have unacknowledged before it waits */
 #define SROCE_MAX_UNACKED_PSNS	128
 /*
- * User SQ: WQEs the kernel holds copies of at once (sent, not completed).
- * Half the PSN window: RC messages of one packet go 64 at a time, larger
- * ones fill the window first; UC and UD WQEs complete once sent.
+ * User SQ: WQEs the kernel holds copies of at once (fetched, not yet
+ * retired).  As many as the RC PSN window, which stops one-packet RC
+ * messages first (but for a moment while CQEs are posted); UC and UD
+ * WQEs retire right after the run that sent them.
  */
 #define SROCE_SQ_COPIES		128
 /* Requester asks for an ACK at least this often within a message */
@@ -721,6 +722,11 @@ void sroce_req_set_psn(struct sroce_qp *qp, u32 psn);
 /* Rewind to the oldest unacknowledged WQE (timeout, NAK); under sq_lock */
 void sroce_req_rewind(struct sroce_qp *qp);
 /*
+ * The completer retired WQEs: true if the requester waited for a WQE copy
+ * and must be kicked (once the caller dropped sq_lock).  Under sq_lock.
+ */
+bool sroce_req_copies_freed(struct sroce_qp *qp);
+/*
  * Copy @len bytes at @offset of @wqe's message between @b (pktbuf.h) and
  * the WQE's SGEs or inline data (@to_wqe: into them).  *@mrp caches the
  * last MR looked up for one direction (start with NULL, sroce_mr_put()
@@ -779,7 +785,10 @@ void sroce_comp_arm(struct sroce_qp *qp, u32 end, u64 mark, u16 mark_queue);
 bool sroce_comp_run(struct sroce_qp *qp);
 
 /* --- resp.c -------------------------------------------------------------- */
-/* At create, type and sdev set; 0 or -ENOMEM; cleanup is safe after both */
+/*
+ * At create, type, sdev and the RQ or SRQ set (the receive WQE it holds is
+ * sized by their SGEs); 0 or -ENOMEM; cleanup is safe after both
+ */
 int sroce_resp_init(struct sroce_qp *qp);
 /* Continue queued responses from resp.tx_work (the pace timer's kick) */
 void sroce_resp_kick(struct sroce_qp *qp);
