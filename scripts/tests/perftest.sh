@@ -133,15 +133,17 @@ for q in 1 16 256; do
 		-n $((8192 / q))
 done
 # What QPs cost, on guest a alone: the kernel memory of an RC QP with
-# perftest's default depths (100 of them), and the time to create and
-# connect 1,000 in pairs through this device's own GID.
+# perftest's default depths (100 of them), created and again connected,
+# and the time to create and connect 1,000 in pairs through this
+# device's own GID.
 if [ "$SROCE_ROLE" = a ]; then
 	prog=/tmp/qp_scale
 	if ! cc -O2 -Wall -Wextra -Werror -o "$prog" \
 		"$SROCE_REPO/scripts/tests/qp_scale.c" -libverbs >/tmp/qp_scale.log 2>&1; then
 		log "qp_scale.c does not build: $(tail -n 3 /tmp/qp_scale.log)"
 	fi
-	for c in "mem 100 qp_slab_vmalloc_kib KiB" "connect 1000 connect_1000qps_s s"; do
+	for c in "mem 100 qp_slab_vmalloc_kib KiB" "memrts 100 qp_rts_slab_vmalloc_kib KiB" \
+		"connect 1000 connect_1000qps_s s"; do
 		read -r mode count name unit <<<"$c"
 		[[ $name =~ $rows ]] || continue
 		v=$(timeout 300 "$prog" "$dev" "$gidx" "$mode" "$count" 2>/tmp/qp_scale.log |

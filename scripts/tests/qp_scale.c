@@ -7,6 +7,10 @@
  * prints "slab_vmalloc_kib K": what /proc/meminfo's Slab and VmallocUsed
  * grew by, over N.  (Slab counts a kmalloc() too large for a slab cache
  * as well; MemFree would, but moves too much on its own to be read.)
+ *   qp_scale DEVICE GID_INDEX memrts N
+ * the same once the QPs are connected as below (RTS, max_dest_rd_atomic
+ * 1 as perftest's ib_write_bw sets it): what a driver allocates on the
+ * way, responder resources for one, counts too.
  *   qp_scale DEVICE GID_INDEX connect N
  * creates N such QPs and connects them in pairs through the device's own
  * GID (each QP's peer is its neighbour), INIT, RTR and RTS, and prints
@@ -127,8 +131,9 @@ int main(int argc, char **argv)
 	long before;
 	double t0;
 
-	if (argc != 5 || (strcmp(argv[3], "mem") && strcmp(argv[3], "connect"))) {
-		fprintf(stderr, "usage: qp_scale DEVICE GID_INDEX mem|connect N\n");
+	if (argc != 5 || (strcmp(argv[3], "mem") && strcmp(argv[3], "memrts") &&
+			  strcmp(argv[3], "connect"))) {
+		fprintf(stderr, "usage: qp_scale DEVICE GID_INDEX mem|memrts|connect N\n");
 		return 2;
 	}
 	gidx = atoi(argv[2]);
@@ -162,7 +167,11 @@ int main(int argc, char **argv)
 	} else {
 		for (i = 0; i < n; i++)
 			to_rts(qps[i], qps[i ^ 1]->qp_num, &gid, gidx);
-		printf("connect_qps_s %.3f\n", now() - t0);
+		if (!strcmp(argv[3], "memrts"))
+			printf("slab_vmalloc_kib %.1f\n",
+			       (double)(kernel_kib() - before) / n);
+		else
+			printf("connect_qps_s %.3f\n", now() - t0);
 	}
 	for (i = 0; i < n; i++)
 		if (ibv_destroy_qp(qps[i]))
