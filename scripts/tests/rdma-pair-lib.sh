@@ -140,8 +140,11 @@ _show_tail() {
 	echo "# --- $who (last lines)"
 	# 40: a client's log holds every attempt of pair_run's retries, and
 	# the first one's failure was once pushed out of 15 lines by the
-	# rejected reconnects after it (rc-sroce-rxe's rping, 2026-12-03)
-	tail -n "${PR_TAIL:-40}" "$file" | sed 's/^/#   /'
+	# rejected reconnects after it (rc-sroce-rxe's rping, 2026-12-03).
+	# Lines cut at 300 bytes: rping -v prints each ping's whole buffer,
+	# and a failure's forty 4 KiB lines hid its one line of error from
+	# whoever read the log (2026-12-05).
+	tail -n "${PR_TAIL:-40}" "$file" | cut -c1-300 | sed 's/^/#   /'
 }
 
 _pr_n=0
@@ -270,9 +273,9 @@ lo_run() {
 		return 0
 	fi
 	echo "# client: ${cli[*]}"
-	tail -n 15 "$base.cli" | sed 's/^/#   /'
+	tail -n 15 "$base.cli" | cut -c1-300 | sed 's/^/#   /'
 	echo "# server: ${srv[*]}"
-	tail -n 15 "$base.srv" | sed 's/^/#   /'
+	tail -n 15 "$base.srv" | cut -c1-300 | sed 's/^/#   /'
 	if [ "${LO_QUIET:-0}" != 1 ] || ! grep -q '^not ok - ' "$base.cli"; then
 		t_fail "$name" "client exit $rc, server exit $st"
 	fi
