@@ -312,8 +312,7 @@ static void sroce_dealloc_driver(struct ib_device *ib_dev)
 	sroce_qos_fini(sdev);
 	sroce_mcast_fini(sdev);
 	sroce_pool_fini(sdev);
-	WARN_ON_ONCE(!xa_empty(&sdev->qps));
-	xa_destroy(&sdev->qps);
+	sroce_qp_table_fini(sdev);
 	free_percpu(sdev->stats);
 	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 	WRITE_ONCE(sdev->dead, true);
@@ -362,16 +361,15 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	INIT_HLIST_NODE(&sdev->ndev_node);
 	INIT_LIST_HEAD(&sdev->all_entry);
 	sroce_pool_init(sdev);
-	xa_init_flags(&sdev->qps, XA_FLAGS_LOCK_IRQ);
 	sroce_numspace_init(&sdev->qpn_ns);
 	sroce_mcast_init(sdev);
 	BUILD_BUG_ON(SROCE_STATS_NUM_PRIO != SROCE_NUM_PRIO);
+	if (sroce_qp_table_init(sdev))
+		goto nomem;
 	if (sroce_qos_init(sdev) || sroce_tx_init(sdev)) {
 		sroce_qos_fini(sdev);
-		netdev_put(ndev, &sdev->ndev_tracker);
-		free_percpu(sdev->stats);
-		ib_dealloc_device(&sdev->ib_dev);
-		return ERR_PTR(-ENOMEM);
+		sroce_qp_table_fini(sdev);
+		goto nomem;
 	}
 
 	ib_dev = &sdev->ib_dev;
@@ -392,6 +390,13 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	ib_set_device_ops(ib_dev, &sroce_mcast_ops);
 	ib_set_device_ops(ib_dev, &sroce_unplug_ops);
 	return sdev;
+
+nomem:
+	sroce_pool_fini(sdev);
+	netdev_put(ndev, &sdev->ndev_tracker);
+	free_percpu(sdev->stats);
+	ib_dealloc_device(&sdev->ib_dev);
+	return ERR_PTR(-ENOMEM);
 }
 
 int sroce_dev_register(struct sroce_dev *sdev, const char *name)

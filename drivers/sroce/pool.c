@@ -69,12 +69,15 @@ u32 sroce_num_permute(const hsiphash_key_t *secret, u32 x)
 }
 
 /*
- * Reserve @n in @xa (an empty slot: lookups find nothing there), under
- * the lock the table was set up with.  The nodes are charged to the
- * caller's memory cgroup: userspace decides how many objects there are.
+ * Reserve @n in the xarray @table (an empty slot: lookups find nothing
+ * there), under the lock the table was set up with.  The nodes are
+ * charged to the caller's memory cgroup: userspace decides how many
+ * objects there are.
  */
-static int sroce_num_insert(struct xarray *xa, u32 n)
+static int sroce_num_insert(void *table, u32 n)
 {
+	struct xarray *xa = table;
+
 	if (xa->xa_flags & XA_FLAGS_LOCK_IRQ)
 		return xa_insert_irq(xa, n, NULL, GFP_KERNEL_ACCOUNT);
 	if (xa->xa_flags & XA_FLAGS_LOCK_BH)
@@ -83,19 +86,21 @@ static int sroce_num_insert(struct xarray *xa, u32 n)
 }
 
 /**
- * sroce_num_reserve() - draw a number and reserve its slot in a table
+ * sroce_num_reserve() - draw a number and reserve it in a table
  * @ns: the number space to draw from
- * @xa: the table the object will be published in
  * @usable: the numbers that may be handed out
+ * @take: reserves a number in @table: 0, -EBUSY if it is in use, or an
+ *	error
+ * @table: the table the object will be published in
  * @num: the number drawn
  *
  * A number still in use (the counter has wrapped) is drawn again, up to
  * SROCE_NUM_TRIES times.  Context: process.
  *
- * Return: 0, -ENOMEM when no free number turned up, or @xa's error.
+ * Return: 0, -ENOMEM when no free number turned up, or @take's error.
  */
-int sroce_num_reserve(struct sroce_numspace *ns, struct xarray *xa,
-		      bool (*usable)(u32 n), u32 *num)
+int sroce_num_reserve(struct sroce_numspace *ns, bool (*usable)(u32 n),
+		      int (*take)(void *table, u32 n), void *table, u32 *num)
 {
 	int ret = -ENOMEM, tries;
 	u32 n;
@@ -104,7 +109,7 @@ int sroce_num_reserve(struct sroce_numspace *ns, struct xarray *xa,
 		n = sroce_num_draw(ns);
 		if (!usable(n))
 			continue;
-		ret = sroce_num_insert(xa, n);
+		ret = take(table, n);
 		if (!ret) {
 			*num = n;
 			return 0;
@@ -130,8 +135,8 @@ static bool sroce_key_index_usable(u32 index)
  */
 int sroce_key_draw(struct sroce_dev *sdev, u32 *index)
 {
-	return sroce_num_reserve(&sdev->key_ns, &sdev->keys,
-				 sroce_key_index_usable, index);
+	return sroce_num_reserve(&sdev->key_ns, sroce_key_index_usable,
+				 sroce_num_insert, &sdev->keys, index);
 }
 
 /* An index for a new key, within the device's limit of keys */

@@ -29,6 +29,7 @@
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -122,13 +123,36 @@ static enum ib_mtu sroce_port_mtu(struct sroce_dev *sdev)
 
 /* ---- QPN table ----------------------------------------------------------- */
 
+/*
+ * QPNs are keyed hashes of a counter (pool.h), spread over 2^24: in a
+ * radix tree each QP took a chain of nodes of its own, about 3 KiB.  A
+ * hash table costs its entry and a bucket pointer or two.
+ */
+static const struct rhashtable_params sroce_qp_table_params = {
+	.key_len = sizeof(u32),
+	.key_offset = offsetof(struct sroce_qp_ref, qpn),
+	.head_offset = offsetof(struct sroce_qp_ref, node),
+	.automatic_shrinking = true,
+};
+
+int sroce_qp_table_init(struct sroce_dev *sdev)
+{
+	return rhashtable_init(&sdev->qps, &sroce_qp_table_params);
+}
+
+void sroce_qp_table_fini(struct sroce_dev *sdev)
+{
+	WARN_ON_ONCE(atomic_read(&sdev->qps.nelems));
+	rhashtable_destroy(&sdev->qps);
+}
+
 /**
  * sroce_qp_get() - find a QP by number for a received packet
  * @sdev: the device
  * @qpn: destination QPN of the packet
  *
  * Under RCU, with no lock of the device: the table holds a struct
- * sroce_qp_ref, freed a grace period after destroy_qp erased it, and
+ * sroce_qp_ref, freed a grace period after destroy_qp removed it, and
  * destroy_qp returns only once every reference taken here is put.  Any
  * context.
  *
@@ -140,9 +164,12 @@ struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn)
 	struct sroce_qp_ref *ref;
 
 	rcu_read_lock();
-	ref = xa_load(&sdev->qps, qpn);
-	if (ref && refcount_inc_not_zero(&ref->count))
-		qp = ref->qp;
+	ref = rhashtable_lookup(&sdev->qps, &qpn, sroce_qp_table_params);
+	if (ref) {
+		qp = rcu_dereference(ref->qp);
+		if (qp && !refcount_inc_not_zero(&ref->count))
+			qp = NULL;
+	}
 	rcu_read_unlock();
 	return qp;
 }
@@ -159,21 +186,44 @@ static bool sroce_qpn_usable(u32 qpn)
 	return qpn >= SROCE_MIN_QPN && qpn != SROCE_MCAST_QPN;
 }
 
-/*
- * Reserve a QPN; lookups find nothing there until sroce_qp_publish().
- * Other QPNs are drawn from the device's QPN number space, so none tells
- * an off-path sender which numbers live connections have.
- */
-static int sroce_qpn_reserve(struct sroce_dev *sdev, enum ib_qp_type type,
-			     u32 *qpn)
+/* Enter @ref, QP not yet set, as number @qpn; -EBUSY if it is in use */
+static int sroce_qpn_take(struct sroce_dev *sdev, struct sroce_qp_ref *ref,
+			  u32 qpn)
 {
-	if (type == IB_QPT_GSI) {
-		*qpn = 1;
-		/* -EBUSY: the device has its GSI QP already */
-		return xa_insert_irq(&sdev->qps, 1, NULL, GFP_KERNEL);
-	}
-	return sroce_num_reserve(&sdev->qpn_ns, &sdev->qps, sroce_qpn_usable,
-				 qpn);
+	int err;
+
+	ref->qpn = qpn;
+	err = rhashtable_lookup_insert_fast(&sdev->qps, &ref->node,
+					    sroce_qp_table_params);
+	return err == -EEXIST ? -EBUSY : err;
+}
+
+static int sroce_qpn_take_cb(void *table, u32 qpn)
+{
+	struct sroce_qp *qp = table;
+
+	return sroce_qpn_take(qp->sdev, qp->ref, qpn);
+}
+
+/*
+ * Reserve a QPN for @qp; lookups find no QP there until it is complete
+ * (sroce_create_qp()).  Other QPNs are drawn from the device's QPN
+ * number space, so none tells an off-path sender which numbers live
+ * connections have.
+ */
+static int sroce_qpn_reserve(struct sroce_qp *qp, enum ib_qp_type type)
+{
+	/* -EBUSY: the device has its GSI QP already */
+	if (type == IB_QPT_GSI)
+		return sroce_qpn_take(qp->sdev, qp->ref, 1);
+	return sroce_num_reserve(&qp->sdev->qpn_ns, sroce_qpn_usable,
+				 sroce_qpn_take_cb, qp, &qp->ref->qpn);
+}
+
+static void sroce_qpn_release(struct sroce_qp *qp)
+{
+	rhashtable_remove_fast(&qp->sdev->qps, &qp->ref->node,
+			       sroce_qp_table_params);
 }
 
 /* ---- send WQEs ----------------------------------------------------------- */
@@ -979,21 +1029,26 @@ void sroce_qp_error(struct sroce_qp *qp, bool event)
  */
 void sroce_qps_flush_user(struct sroce_dev *sdev)
 {
+	struct rhashtable_iter iter;
 	struct sroce_qp_ref *ref;
-	unsigned long index;
 	struct sroce_qp *qp;
 
-	xa_lock_irq(&sdev->qps);
-	xa_for_each(&sdev->qps, index, ref) {
-		qp = ref->qp;
-		if (!qp->user || !refcount_inc_not_zero(&ref->count))
+	rhashtable_walk_enter(&sdev->qps, &iter);
+	rhashtable_walk_start(&iter);
+	while ((ref = rhashtable_walk_next(&iter))) {
+		/* -EAGAIN: the table was resized; the walk goes on */
+		if (IS_ERR(ref))
 			continue;
-		xa_unlock_irq(&sdev->qps);
+		qp = rcu_dereference(ref->qp);
+		if (!qp || !qp->user || !refcount_inc_not_zero(&ref->count))
+			continue;
+		rhashtable_walk_stop(&iter);
 		sroce_qp_error(qp, false);
 		sroce_qp_put(qp);
-		xa_lock_irq(&sdev->qps);
+		rhashtable_walk_start(&iter);
 	}
-	xa_unlock_irq(&sdev->qps);
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
 }
 
 /* ---- create / destroy ---------------------------------------------------- */
@@ -1225,7 +1280,6 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 {
 	struct sroce_dev *sdev = to_sdev(ibqp->device);
 	struct sroce_qp *qp = to_sqp(ibqp);
-	u32 qpn;
 	int err;
 
 	err = sroce_qp_check_init(init, udata);
@@ -1243,12 +1297,12 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		goto uncount;
 	}
 	refcount_set(&qp->ref->count, 1);
-	qp->ref->qp = qp;
+	RCU_INIT_POINTER(qp->ref->qp, NULL);
 	sroce_qp_init_fields(qp, init, udata);
-	err = sroce_qpn_reserve(sdev, init->qp_type, &qpn);
+	err = sroce_qpn_reserve(qp, init->qp_type);
 	if (err)
 		goto free_ref;
-	ibqp->qp_num = qpn;
+	ibqp->qp_num = qp->ref->qpn;
 	qp->tx_flow = sroce_tx_flow_pick(sdev);
 
 	err = sroce_qp_init_sq(qp, &init->cap);
@@ -1266,22 +1320,23 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	sroce_req_init(qp);
 	sroce_comp_init(qp);
 	err = sroce_resp_init(qp);
-	/* the QP is complete: received packets may find it from now on */
-	if (!err)
-		err = xa_err(xa_store_irq(&sdev->qps, qpn, qp->ref, GFP_KERNEL));
 	if (err) {
 		qp->dead = true;
 		sroce_qp_transport_stop(qp);
 		goto free_queues;
 	}
+	/* the QP is complete: received packets may find it from now on */
+	rcu_assign_pointer(qp->ref->qp, qp);
 	return 0;
 
 free_queues:
 	sroce_qp_free_queues(qp);
 unreserve:
-	xa_erase_irq(&sdev->qps, qpn);
+	sroce_qpn_release(qp);
+	/* lookups may have found the entry, but with no QP in it */
+	kfree_rcu(qp->ref, rcu);
+	goto uncount;
 free_ref:
-	/* never published: no lookup has seen it */
 	kfree(qp->ref);
 uncount:
 	atomic_dec(&sdev->num_qp);
@@ -1315,7 +1370,7 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	 * count it cannot raise from zero; the packets being processed hold
 	 * the QP.  Wait for them to let go.
 	 */
-	xa_erase_irq(&sdev->qps, ibqp->qp_num);
+	sroce_qpn_release(qp);
 	sroce_qp_put(qp);
 	wait_for_completion(&qp->done);
 	kfree_rcu(qp->ref, rcu);

@@ -53,8 +53,8 @@ static inline u32 sroce_num_draw(struct sroce_numspace *ns)
 	return sroce_num_permute(&ns->secret, n & SROCE_NUM_MASK);
 }
 
-int sroce_num_reserve(struct sroce_numspace *ns, struct xarray *xa,
-		      bool (*usable)(u32 n), u32 *num);
+int sroce_num_reserve(struct sroce_numspace *ns, bool (*usable)(u32 n),
+		      int (*take)(void *table, u32 n), void *table, u32 *num);
 
 #define SROCE_KEY_BYTE_BITS	8
 #define SROCE_KEY_BYTE_MASK	0xffu

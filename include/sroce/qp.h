@@ -48,6 +48,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
+#include <linux/rhashtable-types.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
@@ -447,19 +448,24 @@ struct sroce_resp {
 
 /**
  * struct sroce_qp_ref - what the QPN table holds for a QP
+ * @node: in the device's QPN table
+ * @qpn: the key
  * @count: the QP's references (struct sroce_qp's @ref)
- * @qp: the QP, valid while @count is not zero
+ * @qp: the QP once it is complete (NULL while its number is only
+ *	reserved), valid while @count is not zero
  * @rcu: frees this after a grace period
  *
  * A received packet finds its QP under RCU alone.  ib_core frees a QP as
  * soon as destroy_qp returns, without a grace period, so the table holds
  * this small object instead, which outlives its QP by one: a lookup that
- * loaded it before destroy_qp erased it may still read @count, and finds
- * it zero.
+ * loaded it before destroy_qp removed it may still read @count, and
+ * finds it zero.
  */
 struct sroce_qp_ref {
+	struct rhash_head node;
+	u32 qpn;
 	refcount_t count;
-	struct sroce_qp *qp;
+	struct sroce_qp __rcu *qp;
 	struct rcu_head rcu;
 };
 
@@ -631,6 +637,10 @@ static inline enum ib_mtu sroce_ud_mtu(int ndev_mtu)
 
 /* --- qp.c ---------------------------------------------------------------- */
 extern const struct ib_device_ops sroce_qp_ops;
+
+/* The device's QPN table: set up before any QP, torn down after the last */
+int sroce_qp_table_init(struct sroce_dev *sdev);
+void sroce_qp_table_fini(struct sroce_dev *sdev);
 
 /* QP @qpn with a reference, or NULL; any context (see qp.c) */
 struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn);

@@ -12,6 +12,7 @@
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
+#include <linux/rhashtable-types.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
@@ -68,7 +69,9 @@ struct sroce_txdev;
  * @ah_next: cursor of the cyclic AH number allocation
  * @num_pd: PDs allocated, held to max_pd
  * @num_cq: CQs allocated, held to max_cq
- * @qps: QPN -> struct sroce_qp, looked up under RCU by received packets
+ * @qps: QPN -> struct sroce_qp_ref, looked up under RCU by received
+ *	packets (qp.c).  A hash table: QPNs are drawn at random from 2^24,
+ *	and a radix tree would spend a node or more on each
  * @qpn_ns: where QPNs are drawn from
  * @num_qp: QPs allocated, held to max_qp
  * @num_srq: SRQs allocated, held to max_srq
@@ -105,7 +108,7 @@ struct sroce_dev {
 	u32 ah_next;
 	atomic_t num_pd;
 	atomic_t num_cq;
-	struct xarray qps;
+	struct rhashtable qps;
 	struct sroce_numspace qpn_ns;
 	atomic_t num_qp;
 	atomic_t num_srq;
