@@ -9,7 +9,8 @@
  * requester copies a slot out once (sroce_sq_fetch()) and checks the
  * copy, and the ring is not read again for that WQE.  Slot i's WQE is
  * swqe i & swqe_mask: for a user QP the copies are a window of the WQEs
- * fetched and not yet retired, at most SROCE_SQ_COPIES (req.c).
+ * fetched and not yet retired, which grows with use up to SROCE_SQ_COPIES
+ * (sroce_sq_grow_copies()).
  *
  * Receive queue.  Always a ring of struct rxe_recv_wqe: mapped into the
  * process for user QPs, filled by post_recv for kernel ones, emptied by
@@ -30,6 +31,7 @@
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/rhashtable.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -1122,37 +1124,123 @@ static int sroce_qp_init_user_sq(struct sroce_qp *qp, struct ib_qp_cap *cap)
 }
 
 /*
+ * An array of @mask + 1 send WQEs of qp->swqe_stride bytes, each pointing
+ * at its own SGE/inline area.  kmalloc() rounds a size above a page up to
+ * a power of two of pages (20 KiB would take 32), vmalloc() to a page.
+ */
+static void *sroce_swqe_alloc(const struct sroce_qp *qp, u32 mask)
+{
+	size_t size = array_size(mask + 1, qp->swqe_stride);
+	struct sroce_swqe *wqe;
+	void *copies;
+	u32 i;
+
+	copies = size > PAGE_SIZE ? vzalloc(size) : kzalloc(size, GFP_KERNEL);
+	if (!copies)
+		return NULL;
+	for (i = 0; i <= mask; i++) {
+		wqe = copies + (size_t)i * qp->swqe_stride;
+		wqe->sge = (struct ib_sge *)(wqe + 1);
+		wqe->inline_data = (u8 *)(wqe + 1);
+	}
+	return copies;
+}
+
+/*
  * The kernel's send WQEs, each with room for its SGEs/inline data: a
- * kernel QP posts into them, one per slot; a user QP's requester copies
- * the WQEs it fetches into them, a window of at most SROCE_SQ_COPIES
- * (req.c), so a deep SQ costs the kernel no more than a window's worth.
+ * kernel QP posts into them, one per slot.  A user QP's requester copies
+ * the WQEs it fetches into them: a window that starts at what fits
+ * kmalloc's 2 KiB class (8 one-SGE WQEs) and doubles whenever the
+ * requester finds it full, up to the SQ or SROCE_SQ_COPIES
+ * (sroce_sq_grow_copies()).  A QP that keeps few WQEs in flight, as
+ * request/response traffic does, costs the kernel 2 KiB for them however
+ * deep its SQ.
  */
 static int sroce_qp_init_swqe(struct sroce_qp *qp)
 {
 	size_t tail = max_t(size_t, qp->max_send_sge * sizeof(struct ib_sge),
 			    qp->max_inline);
-	struct sroce_swqe *wqe;
-	size_t size;
-	u32 i;
+	u32 first;
 
 	qp->swqe_stride = ALIGN(sizeof(struct sroce_swqe) + tail,
 				__alignof__(struct sroce_swqe));
-	qp->swqe_mask = qp->user ? min_t(u32, qp->sq_mask, SROCE_SQ_COPIES - 1) :
-				   qp->sq_mask;
-	size = array_size(qp->swqe_mask + 1, qp->swqe_stride);
-	/*
-	 * kmalloc() rounds a size above a page up to a power of two of pages:
-	 * perftest's 128 WQEs (20 KiB) would take 32.
-	 */
-	qp->swqe = size > PAGE_SIZE ? vzalloc(size) : kzalloc(size, GFP_KERNEL);
-	if (!qp->swqe)
-		return -ENOMEM;
-	for (i = 0; i <= qp->swqe_mask; i++) {
-		wqe = sroce_sq_wqe(qp, i);
-		wqe->sge = (struct ib_sge *)(wqe + 1);
-		wqe->inline_data = (u8 *)(wqe + 1);
+	if (qp->user) {
+		qp->swqe_max_mask = min_t(u32, qp->sq_mask, SROCE_SQ_COPIES - 1);
+		first = rounddown_pow_of_two(max_t(size_t, SZ_2K /
+						   qp->swqe_stride, 1));
+		qp->swqe_mask = min_t(u32, qp->swqe_max_mask, first - 1);
+	} else {
+		qp->swqe_max_mask = qp->sq_mask;
+		qp->swqe_mask = qp->sq_mask;
 	}
-	return 0;
+	qp->swqe = sroce_swqe_alloc(qp, qp->swqe_mask);
+	return qp->swqe ? 0 : -ENOMEM;
+}
+
+/*
+ * Move the copies in use, slots sq_cons up to and including fetch_index
+ * when that one was fetched, from @from (@from_mask) to their slots in
+ * @to (qp->swqe_mask).  Their SGE pointers point into their own entries.
+ */
+static void sroce_swqe_move(struct sroce_qp *qp, void *from, u32 from_mask,
+			    void *to)
+{
+	u32 live = (qp->req.fetch_index - qp->sq_cons) & qp->sq_mask;
+	struct sroce_swqe *src, *dst;
+	u32 i, index;
+
+	if (qp->req.next_fetched)
+		live++;
+	for (i = 0; i < live; i++) {
+		index = qp->sq_cons + i;
+		src = from + (size_t)(index & from_mask) * qp->swqe_stride;
+		dst = sroce_sq_wqe(qp, index);
+		memcpy(dst, src, qp->swqe_stride);
+		dst->sge = (struct ib_sge *)(dst + 1);
+		dst->inline_data = (u8 *)(dst + 1);
+	}
+}
+
+/**
+ * sroce_sq_grow_copies() - double a user QP's window of WQE copies
+ * @qp: a user QP whose requester found every copy in use (req.c)
+ *
+ * The larger array is allocated without a lock and swapped in under
+ * sq_lock while no requester runs; every other reader of the copies holds
+ * sq_lock while it uses them.  If memory is short, the window stays as it
+ * is and the requester goes on waiting for the completer to free a copy.
+ *
+ * Context: process, no lock of @qp held.
+ */
+void sroce_sq_grow_copies(struct sroce_qp *qp)
+{
+	void *copies, *old;
+	u32 mask;
+
+	spin_lock_bh(&qp->sq_lock);
+	mask = qp->swqe_mask;
+	spin_unlock_bh(&qp->sq_lock);
+	if (mask >= qp->swqe_max_mask)
+		return;
+
+	copies = sroce_swqe_alloc(qp, mask * 2 + 1);
+	spin_lock_bh(&qp->sq_lock);
+	/* a requester running elsewhere asks again when it stops */
+	if (!copies || qp->dead || qp->req.running || qp->swqe_mask != mask) {
+		if (!copies)
+			qp->req.copies_grow = false;
+		spin_unlock_bh(&qp->sq_lock);
+		kvfree(copies);
+		return;
+	}
+	old = qp->swqe;
+	qp->swqe = copies;
+	qp->swqe_mask = mask * 2 + 1;
+	sroce_swqe_move(qp, old, mask, copies);
+	qp->req.copies_grow = false;
+	sroce_stats_inc(qp->sdev, SROCE_CNT_SQ_COPIES_GROWN);
+	spin_unlock_bh(&qp->sq_lock);
+	kvfree(old);
 }
 
 static int sroce_qp_init_sq(struct sroce_qp *qp, struct ib_qp_cap *cap)

@@ -158,8 +158,9 @@ static bool req_sq_has_new(struct sroce_qp *qp)
 /*
  * Is there a free copy for the WQE at req.fetch_index?  The copies hold
  * the WQEs from qp->sq_cons to it, and a user QP has fewer copies than
- * slots (qp->swqe_mask).  When there is none, req.copies_wait asks the
- * completer to kick the requester once it retires one.
+ * slots (qp->swqe_mask).  When there is none, req.copies_grow has
+ * req_work double the window if it may still grow, and req.copies_wait
+ * asks the completer to kick the requester once it retires one.
  */
 static bool req_copy_free(const struct sroce_qp *qp)
 {
@@ -210,7 +211,9 @@ static struct sroce_swqe *req_current_wqe(struct sroce_qp *qp,
 	if (req->next_fetched)
 		return wqe;
 	if (!req_copy_free(qp)) {
-		if (!req->copies_wait)
+		if (qp->swqe_mask < qp->swqe_max_mask)
+			req->copies_grow = true;
+		else if (!req->copies_wait)
 			sroce_stats_inc(qp->sdev, SROCE_CNT_SQ_COPIES_FULL);
 		req->copies_wait = true;
 		return NULL;
@@ -1041,7 +1044,7 @@ void sroce_req_kick(struct sroce_qp *qp)
 		req_run(qp, &run);
 	} while (req->again && !run.more && !qp->dead);
 	req->running = false;
-	if (run.more)
+	if (run.more || req->copies_grow)
 		req_schedule(qp);
 	else if (run.nomem && !timer_pending(&req->delay_timer))
 		mod_timer(&req->delay_timer, jiffies + SROCE_REQ_NOMEM_DELAY);
@@ -1061,7 +1064,11 @@ void sroce_req_kick(struct sroce_qp *qp)
  */
 void sroce_req_work(struct work_struct *work)
 {
-	sroce_req_kick(container_of(work, struct sroce_qp, req_work));
+	struct sroce_qp *qp = container_of(work, struct sroce_qp, req_work);
+
+	if (READ_ONCE(qp->req.copies_grow))
+		sroce_sq_grow_copies(qp);
+	sroce_req_kick(qp);
 }
 
 static void req_delay_expired(struct timer_list *t)
@@ -1119,6 +1126,7 @@ void sroce_req_init(struct sroce_qp *qp)
 	req->fence_wait = false;
 	req->tx_blocked = false;
 	req->copies_wait = false;
+	req->copies_grow = false;
 	/* a runner with sq_lock dropped sees this when it takes it back */
 	req->epoch++;
 	req->retransmits = 0;

@@ -83,9 +83,10 @@ struct sroce_pkt;
 #define SROCE_MAX_UNACKED_PSNS	128
 /*
  * User SQ: WQEs the kernel holds copies of at once (fetched, not yet
- * retired).  As many as the RC PSN window, which stops one-packet RC
- * messages first (but for a moment while CQEs are posted); UC and UD
- * WQEs retire right after the run that sent them.
+ * retired), at most.  As many as the RC PSN window, which stops
+ * one-packet RC messages first (but for a moment while CQEs are posted);
+ * UC and UD WQEs retire right after the run that sent them.  The window
+ * starts at 2 KiB's worth and grows to this as the QP uses it.
  */
 #define SROCE_SQ_COPIES		128
 /* Requester asks for an ACK at least this often within a message */
@@ -301,8 +302,10 @@ struct sroce_rd_res {
  *	complete
  * @tx_blocked: stopped because the transmit queue was full, @waiter
  *	armed; also set while a batch is being handed over (req_flush())
- * @copies_wait: stopped because every WQE copy of a user QP is in use
- *	(%SROCE_SQ_COPIES); the completer kicks once it retires one
+ * @copies_wait: stopped because every WQE copy of a user QP is in use;
+ *	the completer kicks once it retires one
+ * @copies_grow: the window of copies may grow: req_work grows it
+ *	(sroce_sq_grow_copies()) before it runs the requester
  * @running: a context runs the requester; it may be handing packets to
  *	the transmit queues with sq_lock dropped (req.c, req_flush())
  * @again: a kick came while @running: the runner looks at the SQ again
@@ -326,6 +329,7 @@ struct sroce_req {
 	bool fence_wait;
 	bool tx_blocked;
 	bool copies_wait;
+	bool copies_grow;
 	bool running;
 	bool again;
 	u32 epoch;
@@ -502,9 +506,11 @@ struct sroce_qp_ref {
  * @swqe: the kernel's send WQEs, @swqe_stride bytes apart: for a kernel QP
  *	the SQ itself, one per slot; for a user QP the copies of the WQEs
  *	the requester fetched and the completer has not retired, slot
- *	index & @swqe_mask (at most %SROCE_SQ_COPIES, see req.c)
+ *	index & @swqe_mask (at most %SROCE_SQ_COPIES, see req.c); replaced
+ *	under sq_lock when it grows (sroce_sq_grow_copies())
  * @swqe_stride: bytes per entry of @swqe (struct + SGE/inline area)
  * @swqe_mask: entries of @swqe, less one (a power of two)
+ * @swqe_max_mask: what @swqe_mask may grow to
  * @sq_mask: SQ slots - 1 (same ring geometry as @sq for user QPs)
  * @sq_prod: next free slot (kernel QPs; user QPs read @sq's producer)
  * @sq_cons: oldest slot not yet completed
@@ -562,6 +568,7 @@ struct sroce_qp {
 	void *swqe;
 	size_t swqe_stride;
 	u32 swqe_mask;
+	u32 swqe_max_mask;
 	u32 sq_mask;
 	u32 sq_prod;
 	u32 sq_cons;
@@ -666,6 +673,8 @@ int sroce_sq_fetch(struct sroce_qp *qp, u32 index);
  * Under sq_lock.
  */
 void sroce_sq_retire(struct sroce_qp *qp);
+/* Double a user QP's window of WQE copies; process context, no QP lock */
+void sroce_sq_grow_copies(struct sroce_qp *qp);
 
 /*
  * Take the next receive WQE of @qp (its RQ or SRQ) into @wqe.  Called by

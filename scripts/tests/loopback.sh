@@ -14,10 +14,12 @@
 # must show the GID's wire format, rx_loopback_packets at least the
 # packets the tools exchanged, and eth0 must not have carried them.  Then
 # perftest bandwidth (send, write, read, atomic) over a v2 and a v1 GID,
-# and rping -V over rdma_cm to the local IPv4 and IPv6 address.  Then
-# multicast: two UD QPs attached to a group receive, each, every datagram
-# a third QP of the device sends to it (mcast_ud.c checks payload and GRH),
-# over RoCE v2 IPv4 and IPv6 and RoCE v1 IPv6 where those kinds run.
+# a checked stream of 64-byte WRITEs 128 deep (the window of WQE copies
+# must grow: counter sq_copies_grown), and rping -V over rdma_cm to the
+# local IPv4 and IPv6 address.  Then multicast: two UD QPs attached to a group
+# receive, each, every datagram a third QP of the device sends to it
+# (mcast_ud.c checks payload and GRH), over RoCE v2 IPv4 and IPv6 and
+# RoCE v1 IPv6 where those kinds run.
 #
 # SROCE_LO_VERIFY_MAX=N   rdma_verify's largest message (default 16 MiB)
 # SROCE_LO_KINDS="..."    GID kinds, space or comma separated (default:
@@ -68,6 +70,7 @@ mc_rc=$?
 plan=$((3 + $(words "$kinds") * ($(words "$pingpongs") + per_verify + 3)))
 plan=$((plan + 2 * $(words "$mc_kinds")))
 plan=$((plan + $(words "$perf_kinds") * $(words "$perf_tools")))
+[ -z "$perf_kinds" ] || plan=$((plan + 2))
 plan=$((plan + $(words "$rping_addrs") + 1))
 t_plan "$plan"
 
@@ -155,6 +158,23 @@ for k in $perf_kinds; do
 			-- "$tool" "${args[@]}" -- "$tool" "${args[@]}" 127.0.0.1
 	done
 done
+
+# A stream of 64-byte WRITEs 128 deep, every byte checked where it lands,
+# over the first perftest kind: more in flight than a user QP's first
+# window of WQE copies holds, which must grow (qp.c) while it is in use.
+# rdma_verify posts them 64 at a time: the requester runs in the poster's
+# call, and on one device the ACK of a WQE posted alone comes back before
+# that call returns, so one at a time never fills a window.
+read -r k _ <<<"$perf_kinds"
+if [ -n "$k" ]; then
+	grown=$(counter "$DEV" sq_copies_grown)
+	lo_run "rdma_verify stream of 64 B WRITEs, 128 in flight, over $k, one device, checked" \
+		60 tcp:18601 -- "$prog" -d "$DEV" -g "${gidx[$k]}" -p 18601 -t 30 \
+		-- "$prog" -d "$DEV" -g "${gidx[$k]}" -p 18601 -t 30 -S 2 -m 64 -D 128 \
+		-l "$k" 127.0.0.1
+	grown=$(($(counter "$DEV" sq_copies_grown) - grown))
+	t_check "$k: the window of WQE copies grew ($grown doublings)" test "$grown" -ge 1
+fi
 
 for a in $rping_addrs; do
 	lo_run "rping -V 4096 B x10 to $a, one device" 60 cm \

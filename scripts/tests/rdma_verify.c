@@ -105,6 +105,7 @@ struct options {
 	unsigned int rnr_retry;
 	unsigned int stream_secs;	/* -S: stream for this long, no cases */
 	const char *stream_op;		/* -o: write or read */
+	unsigned int stream_depth;	/* -D: messages in flight */
 	unsigned int progress_ms;	/* -I: the receiver's progress lines */
 };
 
@@ -123,14 +124,25 @@ static struct options opt = {
 	.retry_cnt = 7,
 	.rnr_retry = 7,
 	.stream_op = "write",
+	.stream_depth = 4,
 	.progress_ms = 200,
 };
 
 /* -S: see run_stream() */
 #define STREAM_SLOTS	8
-/* messages in flight; READs beyond max_rd_atomic wait in the QP */
-#define STREAM_DEPTH	4
+/* -D: messages in flight; READs beyond max_rd_atomic wait in the QP */
+#define STREAM_MAX_DEPTH	256
+#define STREAM_MAX_SLOTS	(2 * STREAM_MAX_DEPTH)
 #define STREAM_MAX_MSG	(1024u * 1024)
+/* WRs per ibv_post_send(): a deep stream posts them in lists */
+#define STREAM_POST_LIST	64
+
+/* The server's slots a WRITE stream cycles through: twice its depth */
+static unsigned int stream_slots(void)
+{
+	return opt.stream_depth * 2 > STREAM_SLOTS ? opt.stream_depth * 2 :
+						     STREAM_SLOTS;
+}
 
 static bool is_stream(void)
 {
@@ -557,13 +569,13 @@ static void setup_verbs(struct ctx *c)
 	c->channel = ibv_create_comp_channel(c->ctx);
 	if (!c->channel)
 		die("ibv_create_comp_channel: %s", strerror(errno));
-	c->scq = ibv_create_cq(c->ctx, 16, NULL, c->channel, 0);
-	c->rcq = ibv_create_cq(c->ctx, 16, NULL, c->channel, 0);
+	c->scq = ibv_create_cq(c->ctx, 16 + opt.stream_depth, NULL, c->channel, 0);
+	c->rcq = ibv_create_cq(c->ctx, 16 + stream_slots(), NULL, c->channel, 0);
 	if (!c->scq || !c->rcq)
 		die("ibv_create_cq: %s", strerror(errno));
 
 	if (opt.stream_secs)
-		c->buf_len = STREAM_SLOTS * opt.max_size + 2 * GUARD;
+		c->buf_len = stream_slots() * opt.max_size + 2 * GUARD;
 	else
 		c->buf_len = (opt.max_size > SGE_SPAN ? opt.max_size : SGE_SPAN) +
 			     2 * GUARD + MAX_SKEW;
@@ -581,8 +593,8 @@ static void setup_verbs(struct ctx *c)
 	init.send_cq = c->scq;
 	init.recv_cq = c->rcq;
 	init.qp_type = IBV_QPT_RC;
-	init.cap.max_send_wr = 8;
-	init.cap.max_recv_wr = 8;
+	init.cap.max_send_wr = opt.stream_depth > 8 ? opt.stream_depth : 8;
+	init.cap.max_recv_wr = stream_slots();
 	init.cap.max_send_sge = c->num_sge;
 	init.cap.max_recv_sge = c->num_sge;
 	init.cap.max_inline_data = INLINE_WANT;
@@ -1755,14 +1767,17 @@ static bool run_fault(struct ctx *c)
  * where it lands.  The server is the receiving end in both directions of
  * initiative, so that a bottleneck in front of it sees the same traffic:
  *
- *  write  the client WRITEs with immediate into STREAM_SLOTS slots of the
- *	   server's buffer in turn, message n carrying n as immediate and
+ *  write  the client WRITEs with immediate into the slots of the server's
+ *	   buffer (stream_slots()) in turn, message n carrying n as immediate and
  *	   bytes of its own tag; the server checks each as its completion
  *	   arrives and hands the slot back ("C n" over TCP, n messages
  *	   checked), so no slot is written again before it was checked.
  *  read   the server READs the client's slots in turn, each slot of the
  *	   source holding its own tag, into a destination slot it has
  *	   filled with the canary first, so a read that lands nowhere fails.
+ *
+ * -D N keeps N messages in flight (posted in lists, STREAM_POST_LIST at a
+ * time, as a requester in the poster's context sees them together).
  *
  * The server prints "# server: progress MS BYTES" (MS: CLOCK_REALTIME in
  * ms; BYTES: checked so far) every -I ms and at both ends, for a harness
@@ -1797,7 +1812,7 @@ struct stream {
 
 static __u8 *stream_slot(__u8 *buf, __u64 n)
 {
-	return buf + GUARD + (n % STREAM_SLOTS) * opt.max_size;
+	return buf + GUARD + (n % stream_slots()) * opt.max_size;
 }
 
 static void stream_progress(struct stream *s, bool force)
@@ -1853,29 +1868,50 @@ static bool stream_stalled(const struct stream *s)
 	return now_ms() - s->last_ms > opt.timeout * 1000ull;
 }
 
+/* WRs stream_post() gathered, for stream_post_flush() to post as a list */
+static struct ibv_send_wr stream_wrs[STREAM_POST_LIST];
+static struct ibv_sge stream_sges[STREAM_POST_LIST];
+static int stream_pending;
+
+static void stream_post_flush(struct ctx *c)
+{
+	struct ibv_send_wr *bad;
+	int i, ret;
+
+	if (!stream_pending)
+		return;
+	for (i = 0; i < stream_pending; i++)
+		stream_wrs[i].next = i + 1 < stream_pending ? &stream_wrs[i + 1] :
+							      NULL;
+	ret = ibv_post_send(c->qp, stream_wrs, &bad);
+	if (ret)
+		die("ibv_post_send: %s", strerror(ret));
+	stream_pending = 0;
+}
+
 static void stream_post(struct ctx *c, enum ibv_wr_opcode op, __u8 *local,
 			__u32 lkey, __u64 remote, __u32 rkey, __u64 n)
 {
-	struct ibv_sge sge = {
+	struct ibv_sge *sge = &stream_sges[stream_pending];
+	struct ibv_send_wr *wr = &stream_wrs[stream_pending];
+
+	*sge = (struct ibv_sge){
 		.addr = (uintptr_t)local,
 		.length = opt.max_size,
 		.lkey = lkey,
 	};
-	struct ibv_send_wr wr = {
+	*wr = (struct ibv_send_wr){
 		.wr_id = n,
-		.sg_list = &sge,
+		.sg_list = sge,
 		.num_sge = 1,
 		.opcode = op,
 		.send_flags = IBV_SEND_SIGNALED,
 		.imm_data = htonl((__u32)n),
-	}, *bad;
-	int ret;
-
-	wr.wr.rdma.remote_addr = remote;
-	wr.wr.rdma.rkey = rkey;
-	ret = ibv_post_send(c->qp, &wr, &bad);
-	if (ret)
-		die("ibv_post_send: %s", strerror(ret));
+	};
+	wr->wr.rdma.remote_addr = remote;
+	wr->wr.rdma.rkey = rkey;
+	if (++stream_pending == STREAM_POST_LIST)
+		stream_post_flush(c);
 }
 
 static void stream_post_recv(struct ctx *c, __u64 n)
@@ -1942,9 +1978,9 @@ static bool stream_sender_line(struct ctx *c, struct stream *s)
 /* Room for one more message: in flight, and (WRITE) in the server's slots. */
 static bool stream_room(const struct stream *s)
 {
-	if (s->posted - s->done >= STREAM_DEPTH)
+	if (s->posted - s->done >= opt.stream_depth)
 		return false;
-	return stream_reads() || s->posted < s->credit + STREAM_SLOTS;
+	return stream_reads() || s->posted < s->credit + stream_slots();
 }
 
 /* Post the next message: a slot filled and written, or canaried and read. */
@@ -1977,7 +2013,7 @@ static bool stream_completed(struct ctx *c, struct stream *s,
 	/* a READ's data is checked where it landed: the slot's tag */
 	if (stream_reads()) {
 		if (!stream_check(c, s, s->done,
-				  stream_tag(s->done % STREAM_SLOTS)))
+				  stream_tag(s->done % stream_slots())))
 			return false;
 		s->checked++;
 	}
@@ -1994,16 +2030,17 @@ static bool stream_completed(struct ctx *c, struct stream *s,
 static bool stream_send(struct ctx *c, struct stream *s)
 {
 	__u64 stop = now_ms() + opt.stream_secs * 1000ull;
-	struct ibv_wc wc[STREAM_DEPTH];
+	struct ibv_wc wc[STREAM_MAX_DEPTH];
 	bool ready;
 	int i, got;
 
 	for (;;) {
 		while (now_ms() < stop && stream_room(s))
 			stream_post_next(c, s);
+		stream_post_flush(c);
 		if (s->posted == s->done && now_ms() >= stop)
 			return true;
-		got = stream_poll(c, c->scq, wc, STREAM_DEPTH, &ready);
+		got = stream_poll(c, c->scq, wc, opt.stream_depth, &ready);
 		if (got < 0)
 			die("ibv_poll_cq failed");
 		for (i = 0; i < got; i++, s->done++)
@@ -2028,14 +2065,14 @@ static bool stream_send(struct ctx *c, struct stream *s)
 static bool stream_write_server(struct ctx *c, struct stream *s)
 {
 	char line[LINE_MAX_LEN];
-	struct ibv_wc wc[STREAM_SLOTS];
+	struct ibv_wc wc[STREAM_MAX_SLOTS];
 	unsigned long long n;
 	__u64 told = 0;
 	bool ready;
 	int i, got;
 
 	while (!s->ended || s->checked < s->end) {
-		got = stream_poll(c, c->rcq, wc, STREAM_SLOTS, &ready);
+		got = stream_poll(c, c->rcq, wc, stream_slots(), &ready);
 		if (got < 0)
 			die("ibv_poll_cq failed");
 		for (i = 0; i < got; i++) {
@@ -2053,9 +2090,9 @@ static bool stream_write_server(struct ctx *c, struct stream *s)
 			s->checked++;
 			s->bytes += opt.max_size;
 			s->last_ms = now_ms();
-			stream_post_recv(c, s->checked + STREAM_SLOTS - 1);
+			stream_post_recv(c, s->checked + stream_slots() - 1);
 		}
-		if (s->checked - told >= STREAM_SLOTS / 4) {
+		if (s->checked - told >= stream_slots() / 4) {
 			ctl_send(c, "C %llu", (unsigned long long)s->checked);
 			told = s->checked;
 		}
@@ -2123,12 +2160,12 @@ static bool run_stream(struct ctx *c)
 	int i;
 
 	if (c->client && stream_reads())
-		for (i = 0; i < STREAM_SLOTS; i++)
+		for (i = 0; i < (int)stream_slots(); i++)
 			pattern_fill(stream_slot(c->src, i), opt.max_size,
 				     stream_tag(i), 0);
 	/* a WRITE stream's receives are there before the client may start */
 	if (!c->client && !stream_reads())
-		for (i = 0; i < STREAM_SLOTS; i++)
+		for (i = 0; i < (int)stream_slots(); i++)
 			stream_post_recv(c, i);
 	ctl_send(c, "GO");
 	ctl_expect(c, line, sizeof(line), "GO", opt.timeout * 4);
@@ -2238,12 +2275,14 @@ static void print_usage(const char *prog)
 	       "  -S SECS     instead of the cases: stream -m byte messages (default\n"
 	       "              65536) to the server for SECS s, each checked\n"
 	       "  -o OP       the stream's operation: write (default) or read\n"
+	       "  -D N        the stream's messages in flight (default 4, at most %d),\n"
+	       "              posted up to %d in one call\n"
 	       "  -I MS       the server's progress lines, every MS ms (default 200)\n"
 	       "  --plan      print how many TAP lines a client with these\n"
 	       "              options prints, and exit\n"
-	       "Without HOST: serve one client.  Client's -s -n -m -P -R -f -S -o apply to both;\n"
-	       "-T -c -N set this side's QP.\n",
-	       prog, DEFAULT_PORT);
+	       "Without HOST: serve one client.  Client's -s -n -m -P -R -f -S -o -D apply to\n"
+	       "both; -T -c -N set this side's QP.\n",
+	       prog, DEFAULT_PORT, STREAM_MAX_DEPTH, STREAM_POST_LIST);
 }
 
 static unsigned long long parse_num(const char *s, const char *what)
@@ -2284,9 +2323,10 @@ static void check_stream(void)
 	if (opt.fault)
 		die("-S and -f exclude each other");
 	if (opt.max_size < 64 || opt.max_size > STREAM_MAX_MSG ||
-	    opt.stream_secs > 86400 || !opt.progress_ms)
-		die("-S wants -m from 64 to %u, at most 86400 s, and -I above 0",
-		    STREAM_MAX_MSG);
+	    opt.stream_secs > 86400 || !opt.progress_ms ||
+	    !opt.stream_depth || opt.stream_depth > STREAM_MAX_DEPTH)
+		die("-S wants -m from 64 to %u, at most 86400 s, -I above 0 and -D from 1 to %u",
+		    STREAM_MAX_MSG, STREAM_MAX_DEPTH);
 }
 
 static void parse_args(int argc, char **argv)
@@ -2301,7 +2341,7 @@ static void parse_args(int argc, char **argv)
 	char *colon;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "d:i:g:p:s:n:m:t:P:l:r:vxR:f:C:T:c:N:S:o:I:h",
+	while ((ch = getopt_long(argc, argv, "d:i:g:p:s:n:m:t:P:l:r:vxR:f:C:T:c:N:S:D:o:I:h",
 				 long_opts, NULL)) != -1) {
 		switch (ch) {
 		case 'L':
@@ -2374,6 +2414,9 @@ static void parse_args(int argc, char **argv)
 		case 'S':
 			opt.stream_secs = parse_num(optarg, "stream time");
 			break;
+		case 'D':
+			opt.stream_depth = parse_num(optarg, "stream depth");
+			break;
 		case 'o':
 			opt.stream_op = optarg;
 			break;
@@ -2416,21 +2459,21 @@ static void agree_params(struct ctx *c)
 	char line[LINE_MAX_LEN];
 	static char fault[32], op[8];
 	unsigned long long seed, max;
-	unsigned int iters, rnr_delay, secs;
+	unsigned int iters, rnr_delay, secs, depth;
 	long psn;
 	const char *rest;
 
 	if (c->client) {
-		ctl_send(c, "HELLO rdma_verify-3 %llu %u %zu %ld %u %s %u %s",
+		ctl_send(c, "HELLO rdma_verify-4 %llu %u %zu %ld %u %s %u %s %u",
 			 opt.seed, opt.iters, opt.max_size, opt.start_psn,
 			 opt.rnr_delay, opt.fault ? opt.fault : "-",
-			 opt.stream_secs, opt.stream_op);
+			 opt.stream_secs, opt.stream_op, opt.stream_depth);
 		ctl_expect(c, line, sizeof(line), "WELCOME", opt.timeout * 4);
 		return;
 	}
 	rest = ctl_expect(c, line, sizeof(line), "HELLO", opt.timeout);
-	if (sscanf(rest, "rdma_verify-3 %llu %u %llu %ld %u %31s %u %7s", &seed,
-		   &iters, &max, &psn, &rnr_delay, fault, &secs, op) != 8 || !iters ||
+	if (sscanf(rest, "rdma_verify-4 %llu %u %llu %ld %u %31s %u %7s %u", &seed,
+		   &iters, &max, &psn, &rnr_delay, fault, &secs, op, &depth) != 9 || !iters ||
 	    max > (1u << 30) || rnr_delay > 60000)
 		die("bad HELLO from the client: %s", line);
 	opt.seed = seed;
@@ -2441,6 +2484,7 @@ static void agree_params(struct ctx *c)
 	opt.fault = strcmp(fault, "-") ? fault : NULL;
 	opt.stream_secs = secs;
 	opt.stream_op = op;
+	opt.stream_depth = depth;
 	check_fault();
 	check_stream();
 	ctl_send(c, "WELCOME");
