@@ -8,6 +8,7 @@
 #include <kunit/test.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/rcupdate.h>
 #include <linux/sort.h>
 #include <rdma/ib_umem.h>
 
@@ -442,7 +443,7 @@ static void sroce_mr_lookup_checks(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, sdev);
 	KUNIT_ASSERT_NOT_NULL(test, pd);
 	KUNIT_ASSERT_NOT_NULL(test, pd2);
-	sroce_pool_init(sdev);
+	KUNIT_ASSERT_EQ(test, sroce_pool_init(sdev), 0);
 	index = kunit_add_action_or_reset(test, sroce_mr_test_pool_fini, sdev);
 	KUNIT_ASSERT_EQ(test, index, 0);
 	pd->ibpd.device = &sdev->ib_dev;
@@ -486,8 +487,10 @@ static void sroce_mr_lookup_checks(struct kunit *test)
 	sroce_key_publish(sdev, index2, &dummy_mw, SROCE_KEY_MW);
 	KUNIT_EXPECT_NULL(test, sroce_mr_lookup(sdev, sroce_key_make(index2, 0),
 						pd, 0, false));
+	rcu_read_lock();
 	KUNIT_EXPECT_PTR_EQ(test, sroce_key_load_rcu(sdev, sroce_key_make(index2, 7),
 						     SROCE_KEY_MW), (void *)&dummy_mw);
+	rcu_read_unlock();
 
 	/* only fast-reg MRs of the right PD and key can be invalidated */
 	KUNIT_EXPECT_EQ(test, sroce_mr_invalidate(pd, key), -EINVAL);
@@ -502,7 +505,9 @@ static void sroce_mr_lookup_checks(struct kunit *test)
 	/* after free the key misses, and the index is not handed out again */
 	sroce_key_free(sdev, index);
 	sroce_key_free(sdev, index2);
+	rcu_read_lock();
 	KUNIT_EXPECT_NULL(test, sroce_key_load_rcu(sdev, key, SROCE_KEY_MR));
+	rcu_read_unlock();
 	KUNIT_ASSERT_EQ(test, sroce_key_reserve(sdev, &index2), 0);
 	KUNIT_EXPECT_NE(test, index2, index);
 	sroce_key_free(sdev, index2);
@@ -542,7 +547,7 @@ static void sroce_mr_window_bind(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, pd);
 	KUNIT_ASSERT_NOT_NULL(test, pd2);
 	KUNIT_ASSERT_NOT_NULL(test, mw);
-	sroce_pool_init(sdev);
+	KUNIT_ASSERT_EQ(test, sroce_pool_init(sdev), 0);
 	ret = kunit_add_action_or_reset(test, sroce_mr_test_pool_fini, sdev);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	pd->ibpd.device = &sdev->ib_dev;

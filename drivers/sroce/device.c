@@ -361,16 +361,17 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	INIT_LIST_HEAD(&sdev->list);
 	INIT_HLIST_NODE(&sdev->ndev_node);
 	INIT_LIST_HEAD(&sdev->all_entry);
-	sroce_pool_init(sdev);
+	if (sroce_pool_init(sdev))
+		goto put;
 	sroce_numspace_init(&sdev->qpn_ns);
 	sroce_mcast_init(sdev);
 	BUILD_BUG_ON(SROCE_STATS_NUM_PRIO != SROCE_NUM_PRIO);
 	if (sroce_qp_table_init(sdev))
-		goto nomem;
+		goto pool;
 	if (sroce_qos_init(sdev) || sroce_tx_init(sdev)) {
 		sroce_qos_fini(sdev);
 		sroce_qp_table_fini(sdev);
-		goto nomem;
+		goto pool;
 	}
 
 	ib_dev = &sdev->ib_dev;
@@ -392,8 +393,9 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	ib_set_device_ops(ib_dev, &sroce_unplug_ops);
 	return sdev;
 
-nomem:
+pool:
 	sroce_pool_fini(sdev);
+put:
 	netdev_put(ndev, &sdev->ndev_tracker);
 	free_percpu(sdev->stats);
 	ib_dealloc_device(&sdev->ib_dev);

@@ -5,33 +5,60 @@
  * either, and the tag on the table entry says which.
  *
  * Lookups come from the receive softirq under RCU only; changes come from
- * verbs calls in process context and take the table lock with BH off, so a
- * softirq on the same CPU never spins on a lock its own CPU holds.
+ * verbs calls in process context.  The key table is a hash table: its
+ * indexes are drawn at random from 2^24 (below), and a radix tree would
+ * spend a chain of nodes on nearly every key.
  */
 #include <linux/random.h>
+#include <linux/rhashtable.h>
+#include <linux/slab.h>
 #include <linux/xarray.h>
 
 #include <sroce/pool.h>
 #include <sroce/sroce.h>
 
+/*
+ * What the key table holds for an index: the object, tagged with its
+ * enum sroce_key_kind (xa_tag_pointer()), NULL while the index is only
+ * reserved.  Freed a grace period after it leaves the table.
+ */
+struct sroce_key_entry {
+	struct rhash_head node;
+	u32 index;
+	void __rcu *obj;
+	struct rcu_head rcu;
+};
+
+static const struct rhashtable_params sroce_key_table_params = {
+	.key_len = sizeof(u32),
+	.key_offset = offsetof(struct sroce_key_entry, index),
+	.head_offset = offsetof(struct sroce_key_entry, node),
+	.automatic_shrinking = true,
+};
+
 /* The AH number table is in ah.c's hands; it is set up here with the rest. */
-void sroce_pool_init(struct sroce_dev *sdev)
+int sroce_pool_init(struct sroce_dev *sdev)
 {
-	xa_init_flags(&sdev->keys, XA_FLAGS_LOCK_BH);
+	int err = rhashtable_init(&sdev->keys, &sroce_key_table_params);
+
+	if (err)
+		return err;
 	xa_init_flags(&sdev->ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	sroce_numspace_init(&sdev->key_ns);
 	atomic_set(&sdev->num_keys, 0);
 	sdev->ah_next = 1;
 	atomic_set(&sdev->num_pd, 0);
+	return 0;
 }
 
 /*
  * By the time ib_core deallocates the driver every object has been
- * destroyed, so the tables are empty; only their nodes remain to free.
+ * destroyed, so the tables are empty; only their memory remains to free.
  */
 void sroce_pool_fini(struct sroce_dev *sdev)
 {
-	xa_destroy(&sdev->keys);
+	WARN_ON_ONCE(atomic_read(&sdev->keys.nelems));
+	rhashtable_destroy(&sdev->keys);
 	xa_destroy(&sdev->ahs);
 }
 
@@ -66,23 +93,6 @@ u32 sroce_num_permute(const hsiphash_key_t *secret, u32 x)
 		r = t;
 	}
 	return l << SROCE_NUM_HALF_BITS | r;
-}
-
-/*
- * Reserve @n in the xarray @table (an empty slot: lookups find nothing
- * there), under the lock the table was set up with.  The nodes are
- * charged to the caller's memory cgroup: userspace decides how many
- * objects there are.
- */
-static int sroce_num_insert(void *table, u32 n)
-{
-	struct xarray *xa = table;
-
-	if (xa->xa_flags & XA_FLAGS_LOCK_IRQ)
-		return xa_insert_irq(xa, n, NULL, GFP_KERNEL_ACCOUNT);
-	if (xa->xa_flags & XA_FLAGS_LOCK_BH)
-		return xa_insert_bh(xa, n, NULL, GFP_KERNEL_ACCOUNT);
-	return xa_insert(xa, n, NULL, GFP_KERNEL_ACCOUNT);
 }
 
 /**
@@ -127,16 +137,43 @@ static bool sroce_key_index_usable(u32 index)
 	return index != 0;
 }
 
+/* sroce_num_reserve()'s take(): enter @n, no object yet, if it is free */
+struct sroce_key_draw_ctx {
+	struct sroce_dev *sdev;
+	struct sroce_key_entry *entry;
+};
+
+static int sroce_key_take(void *table, u32 index)
+{
+	struct sroce_key_draw_ctx *ctx = table;
+	int err;
+
+	ctx->entry->index = index;
+	err = rhashtable_lookup_insert_fast(&ctx->sdev->keys, &ctx->entry->node,
+					    sroce_key_table_params);
+	return err == -EEXIST ? -EBUSY : err;
+}
+
 /*
  * Take an index without making it visible: the object is published once it
  * is complete, so a lookup never sees it half built.  Not counted:
  * sroce_key_reserve() counts, a re-registration swaps one index for
- * another.
+ * another.  The entry is charged to the caller's memory cgroup: userspace
+ * decides how many keys there are.
  */
 int sroce_key_draw(struct sroce_dev *sdev, u32 *index)
 {
-	return sroce_num_reserve(&sdev->key_ns, sroce_key_index_usable,
-				 sroce_num_insert, &sdev->keys, index);
+	struct sroce_key_draw_ctx ctx = { .sdev = sdev };
+	int err;
+
+	ctx.entry = kzalloc(sizeof(*ctx.entry), GFP_KERNEL_ACCOUNT);
+	if (!ctx.entry)
+		return -ENOMEM;
+	err = sroce_num_reserve(&sdev->key_ns, sroce_key_index_usable,
+				sroce_key_take, &ctx, index);
+	if (err)
+		kfree(ctx.entry);
+	return err;
 }
 
 /* An index for a new key, within the device's limit of keys */
@@ -153,28 +190,58 @@ int sroce_key_reserve(struct sroce_dev *sdev, u32 *index)
 	return ret;
 }
 
+/* The entry of an index the caller holds: it cannot leave meanwhile */
+static struct sroce_key_entry *sroce_key_entry(struct sroce_dev *sdev,
+					       u32 index)
+{
+	struct sroce_key_entry *entry;
+
+	entry = rhashtable_lookup_fast(&sdev->keys, &index,
+				       sroce_key_table_params);
+	WARN_ON_ONCE(!entry);
+	return entry;
+}
+
 void sroce_key_publish(struct sroce_dev *sdev, u32 index, void *obj,
 		       enum sroce_key_kind kind)
 {
-	/* the slot exists already, so storing into it cannot fail */
-	xa_store_bh(&sdev->keys, index, xa_tag_pointer(obj, kind), GFP_KERNEL);
+	struct sroce_key_entry *entry = sroce_key_entry(sdev, index);
+
+	if (entry)
+		rcu_assign_pointer(entry->obj, xa_tag_pointer(obj, kind));
 }
 
-/* The object behind @key if it is of @kind; the key byte is not checked. */
+/*
+ * The object behind @key if it is of @kind; the key byte is not checked.
+ * Under RCU.
+ */
 void *sroce_key_load_rcu(struct sroce_dev *sdev, u32 key,
 			 enum sroce_key_kind kind)
 {
-	void *entry = xa_load(&sdev->keys, sroce_key_index(key));
+	u32 index = sroce_key_index(key);
+	struct sroce_key_entry *entry;
+	void *obj;
 
-	if (!entry || xa_pointer_tag(entry) != kind)
+	entry = rhashtable_lookup(&sdev->keys, &index, sroce_key_table_params);
+	if (!entry)
 		return NULL;
-	return xa_untag_pointer(entry);
+	obj = rcu_dereference(entry->obj);
+	if (!obj || xa_pointer_tag(obj) != kind)
+		return NULL;
+	return xa_untag_pointer(obj);
 }
 
 /* Give back an index of sroce_key_draw() */
 void sroce_key_erase(struct sroce_dev *sdev, u32 index)
 {
-	xa_erase_bh(&sdev->keys, index);
+	struct sroce_key_entry *entry = sroce_key_entry(sdev, index);
+
+	if (!entry)
+		return;
+	rhashtable_remove_fast(&sdev->keys, &entry->node,
+			       sroce_key_table_params);
+	/* a lookup may still hold it */
+	kfree_rcu(entry, rcu);
 }
 
 /* Give back an index of sroce_key_reserve() */

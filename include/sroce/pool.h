@@ -23,7 +23,6 @@
 #include <linux/types.h>
 
 struct sroce_dev;
-struct xarray;
 
 /*
  * A number space: draw n maps the n-th value of a cyclic counter through
@@ -77,7 +76,7 @@ static inline u8 sroce_key_byte(u32 key)
 	return key & SROCE_KEY_BYTE_MASK;
 }
 
-void sroce_pool_init(struct sroce_dev *sdev);
+int sroce_pool_init(struct sroce_dev *sdev);
 void sroce_pool_fini(struct sroce_dev *sdev);
 
 /* key table entries are tagged with what they are */

@@ -62,7 +62,8 @@ struct sroce_txdev;
  * @listed: @list is linked and the v1 hook is installed
  * @net_ref: holds a reference on the UDP socket of @net
  * @dead: dealloc_driver has run; only the reference of @all_entry is left
- * @keys: MR and MW key index -> object, looked up under RCU (pool.c)
+ * @keys: MR and MW key index -> object, a hash table looked up under RCU
+ *	(pool.c)
  * @ahs: AH number -> user AH, for librxe's UD WQEs (ah.c)
  * @key_ns: where key indexes are drawn from
  * @num_keys: key indexes reserved, held under SROCE_MAX_KEYS
@@ -101,7 +102,7 @@ struct sroce_dev {
 	bool dead;
 
 	/* number spaces of the verbs objects, see include/sroce/pool.h */
-	struct xarray keys;
+	struct rhashtable keys;
 	struct xarray ahs;
 	struct sroce_numspace key_ns;
 	atomic_t num_keys;
