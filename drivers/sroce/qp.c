@@ -215,11 +215,14 @@ static int sroce_qpn_take_cb(void *table, u32 qpn)
  */
 static int sroce_qpn_reserve(struct sroce_qp *qp, enum ib_qp_type type)
 {
+	u32 qpn;
+
 	/* -EBUSY: the device has its GSI QP already */
 	if (type == IB_QPT_GSI)
 		return sroce_qpn_take(qp->sdev, qp->ref, 1);
+	/* the entry holds the number already: it is in the table */
 	return sroce_num_reserve(&qp->sdev->qpn_ns, sroce_qpn_usable,
-				 sroce_qpn_take_cb, qp, &qp->ref->qpn);
+				 sroce_qpn_take_cb, qp, &qpn);
 }
 
 static void sroce_qpn_release(struct sroce_qp *qp)
@@ -1033,24 +1036,38 @@ void sroce_qps_flush_user(struct sroce_dev *sdev)
 {
 	struct rhashtable_iter iter;
 	struct sroce_qp_ref *ref;
-	struct sroce_qp *qp;
+	struct sroce_qp *qp, *tmp;
+	LIST_HEAD(flush);
 
+	/*
+	 * One walk that never stops, which would let it miss entries when
+	 * QPs are destroyed meanwhile: the user QPs are collected with a
+	 * reference each (ib_core frees a QP without a grace period, so
+	 * nothing of it is read before), then errored outside RCU.
+	 */
 	rhashtable_walk_enter(&sdev->qps, &iter);
 	rhashtable_walk_start(&iter);
 	while ((ref = rhashtable_walk_next(&iter))) {
-		/* -EAGAIN: the table was resized; the walk goes on */
+		/* -EAGAIN: resized, the walk starts over (seen QPs are listed) */
 		if (IS_ERR(ref))
 			continue;
 		qp = rcu_dereference(ref->qp);
-		if (!qp || !qp->user || !refcount_inc_not_zero(&ref->count))
+		if (!qp || !refcount_inc_not_zero(&ref->count))
 			continue;
-		rhashtable_walk_stop(&iter);
-		sroce_qp_error(qp, false);
-		sroce_qp_put(qp);
-		rhashtable_walk_start(&iter);
+		if (!qp->user || !list_empty(&qp->unplug_entry)) {
+			sroce_qp_put(qp);
+			continue;
+		}
+		list_add_tail(&qp->unplug_entry, &flush);
 	}
 	rhashtable_walk_stop(&iter);
 	rhashtable_walk_exit(&iter);
+
+	list_for_each_entry_safe(qp, tmp, &flush, unplug_entry) {
+		list_del_init(&qp->unplug_entry);
+		sroce_qp_error(qp, false);
+		sroce_qp_put(qp);
+	}
 }
 
 /* ---- create / destroy ---------------------------------------------------- */
@@ -1341,6 +1358,7 @@ static void sroce_qp_init_fields(struct sroce_qp *qp,
 	sroce_rp_init(qp);
 	INIT_WORK(&qp->drain_work, sroce_qp_drain_work);
 	INIT_DELAYED_WORK(&qp->flush_work, sroce_qp_flush_work);
+	INIT_LIST_HEAD(&qp->unplug_entry);
 
 	/* UD has no path MTU: messages fit the port's */
 	mtu = sroce_qp_is_ud(qp) ? sroce_port_mtu(sdev) : IB_MTU_256;

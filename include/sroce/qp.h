@@ -530,6 +530,8 @@ struct sroce_qp_ref {
  * @sq_drained_sent: IB_EVENT_SQ_DRAINED was delivered for the current SQD
  * @drain_work: delivers IB_EVENT_SQ_DRAINED outside sq_lock
  * @mod_lock: serialises modify_qp calls
+ * @unplug_entry: on the list of user QPs sroce_qps_flush_user() errors
+ *	(empty otherwise)
  * @sq_flushing: one context is flushing the SQ (under sq_lock); others
  *	leave their WQEs to it, so flush completions keep their order.  The
  *	flush does not start while comp.delivering is set (it retries from
@@ -588,6 +590,7 @@ struct sroce_qp {
 	bool sq_drained_sent;
 	struct work_struct drain_work;
 	struct mutex mod_lock;	/* see @mod_lock above */
+	struct list_head unplug_entry;
 	bool sq_flushing;
 	bool rq_flushing;
 	struct delayed_work flush_work;
