@@ -1225,19 +1225,24 @@ static void sroce_swqe_move(struct sroce_qp *qp, void *from, u32 from_mask,
  * The larger array is allocated without a lock and swapped in under
  * sq_lock while no requester runs; every other reader of the copies holds
  * sq_lock while it uses them.  If memory is short, the window stays as it
- * is and the requester goes on waiting for the completer to free a copy.
+ * is and the requester goes on waiting for the completer to free a copy;
+ * it asks again the next time it has to wait (req.c).
  *
  * Context: process, no lock of @qp held.
  */
 void sroce_sq_grow_copies(struct sroce_qp *qp)
 {
 	void *copies, *old;
+	bool grow;
 	u32 mask;
 
 	spin_lock_bh(&qp->sq_lock);
 	mask = qp->swqe_mask;
+	grow = mask < qp->swqe_max_mask;
+	if (!grow)
+		qp->req.copies_grow = false;
 	spin_unlock_bh(&qp->sq_lock);
-	if (mask >= qp->swqe_max_mask)
+	if (!grow)
 		return;
 
 	copies = sroce_swqe_alloc(qp, mask * 2 + 1);
@@ -1255,6 +1260,8 @@ void sroce_sq_grow_copies(struct sroce_qp *qp)
 	qp->swqe_mask = mask * 2 + 1;
 	sroce_swqe_move(qp, old, mask, copies);
 	qp->req.copies_grow = false;
+	/* req_work runs the requester next: it finds a free copy */
+	qp->req.copies_wait = false;
 	sroce_stats_inc(qp->sdev, SROCE_CNT_SQ_COPIES_GROWN);
 	spin_unlock_bh(&qp->sq_lock);
 	kvfree(old);

@@ -211,10 +211,14 @@ static struct sroce_swqe *req_current_wqe(struct sroce_qp *qp,
 	if (req->next_fetched)
 		return wqe;
 	if (!req_copy_free(qp)) {
-		if (qp->swqe_mask < qp->swqe_max_mask)
-			req->copies_grow = true;
-		else if (!req->copies_wait)
-			sroce_stats_inc(qp->sdev, SROCE_CNT_SQ_COPIES_FULL);
+		/* once per wait: a failed grow is not retried until then */
+		if (!req->copies_wait) {
+			if (qp->swqe_mask < qp->swqe_max_mask)
+				req->copies_grow = true;
+			else
+				sroce_stats_inc(qp->sdev,
+						SROCE_CNT_SQ_COPIES_FULL);
+		}
 		req->copies_wait = true;
 		return NULL;
 	}
