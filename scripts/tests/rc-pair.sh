@@ -134,6 +134,14 @@ if [ "$SROCE_ROLE" = a ]; then
 	plan=$((plan + 1 + passes * per_pass + b_passes * per_verify + per_cnp))
 	group verify && plan=$((plan + 1))
 fi
+# a sroce requester's window of WQE copies must grow as it sends 64-byte
+# messages 512 deep to b over the wire (qp.c): one check on a
+grow_check=0
+if [ "$SROCE_ROLE" = a ] && [ "$(pair_driver)" = sroce ] && group perftest &&
+   [ "$b_passes" -gt 0 ]; then
+	grow_check=1
+fi
+plan=$((plan + grow_check))
 t_plan "$plan"
 
 pair_link
@@ -334,6 +342,7 @@ if [ -e "$SROCE_SHARED/rc.gate-failed" ]; then
 	servers=
 fi
 
+[ "$grow_check" = 1 ] && grown=$(counter "$DEV" sq_copies_grown)
 for server in $servers; do
 	dir=$(direction "$server")
 	export PR_SERVER=$server
@@ -351,6 +360,11 @@ for server in $servers; do
 		[ "$server" = b ] && group verify && run_verify
 	done
 done
+if [ -n "$servers" ] && [ "$grow_check" = 1 ]; then
+	grown=$(($(counter "$DEV" sq_copies_grown) - grown))
+	t_check "[$SROCE_ROLE] sroce: the windows of WQE copies grew sending to the peer ($grown doublings)" \
+		test "$grown" -ge 1
+fi
 [ -n "$servers" ] && group verify && run_verify_selftest
 [ -n "$servers" ] && [ "$cnp" = 1 ] && run_cnp
 
