@@ -111,6 +111,11 @@
 #define SROCE_TX_MAX_CTX	8
 /* FIFO numbers (struct sroce_tx_waiter @queue) of one context */
 #define SROCE_TX_CTX_QUEUES	(SROCE_NUM_PRIO * SROCE_TX_FLOWS)
+/*
+ * Qdisc rooms of a context: one per netdev queue it sends to, by queue
+ * number modulo this; queues further apart share one.
+ */
+#define SROCE_TX_ROOMS		16
 /* Retry of stopped netdev queues, doubled while nothing can be sent */
 #define SROCE_TX_RETRY_MIN_NS	(20 * NSEC_PER_USEC)
 #define SROCE_TX_RETRY_MAX_NS	(160 * NSEC_PER_USEC)
@@ -165,8 +170,10 @@ struct sroce_tx_prio {
  * @pfc: the pause clock of the priorities PFC frames paused
  * @held_stopped: the last pick held a priority back for a stopped netdev
  *	queue or a full qdisc, which nothing tells us about when it drains
- * @held_qdisc: of these, for a full qdisc
- * @room: how much a qdisc may hold before its priorities are held back
+ * @held_qdisc: of these, for full qdiscs: a bit per @room held for
+ * @room: how much the qdisc above each netdev queue may hold before the
+ *	priorities sending through it are held back (txsched.h); a
+ *	shaper on one queue limits no other
  * @requeues: clones requeued since a packet last went down; only the
  *	draining context touches it
  * @draining: a context is moving packets to the netdev
@@ -187,8 +194,8 @@ struct sroce_tx {
 	struct sroce_txsched sched;
 	struct sroce_pfc_state pfc;
 	bool held_stopped;
-	bool held_qdisc;
-	struct sroce_txroom room;
+	u16 held_qdisc;
+	struct sroce_txroom room[SROCE_TX_ROOMS];
 	unsigned int requeues;
 	bool draining;
 	bool dead;
@@ -701,30 +708,42 @@ static unsigned long sroce_tx_qdisc_id(struct netdev_queue *txq)
 	return (unsigned long)rcu_access_pointer(txq->qdisc);
 }
 
+/* Which of tx->room is for the netdev queue sroce_tx_txq() chose for @skb */
+static unsigned int sroce_tx_room_of(const struct sk_buff *skb)
+{
+	const struct sroce_tx_cb *cb = (const struct sroce_tx_cb *)skb->cb;
+
+	return cb->queue % SROCE_TX_ROOMS;
+}
+
 /*
  * Under tx->lock: may the head packet @skb of a priority go down now?
- * *@was_held is true when the previous pick held a priority for a full
- * qdisc: an empty one now means the room was too small for the retry
- * delay, a full one that it was enough; it is cleared once told.
+ * *@was_held has the bit of each room the previous pick held a priority
+ * for: its qdisc empty now means the room was too small for the retry
+ * delay, full that it was enough; the bit is cleared once told.
  */
 static enum sroce_tx_hold sroce_tx_hold(struct sroce_tx *tx,
-					struct sk_buff *skb, bool *was_held)
+					struct sk_buff *skb, u16 *was_held)
 {
 	struct netdev_queue *txq = sroce_tx_txq(tx->sdev->ndev, skb);
+	unsigned int r = sroce_tx_room_of(skb);
+	struct sroce_txroom *room = &tx->room[r];
 	u32 backlog;
 
 	if (netif_xmit_frozen_or_stopped(txq))
 		return SROCE_TX_HOLD_STOPPED;
 	backlog = sroce_tx_qdisc_backlog(txq);
-	if (*was_held) {
+	if (*was_held & BIT(r)) {
 		if (backlog)
-			sroce_txroom_fed(&tx->room);
+			sroce_txroom_fed(room);
 		else
-			sroce_txroom_starved(&tx->room, sroce_tx_qdisc_id(txq));
-		*was_held = false;
+			sroce_txroom_starved(room, sroce_tx_qdisc_id(txq));
+		*was_held &= ~BIT(r);
 	}
-	return sroce_txroom_full(&tx->room, backlog) ? SROCE_TX_HOLD_QDISC :
-						      SROCE_TX_GO;
+	if (!sroce_txroom_full(room, backlog))
+		return SROCE_TX_GO;
+	tx->held_qdisc |= BIT(r);
+	return SROCE_TX_HOLD_QDISC;
 }
 
 /* Priority @p's head packet is held back: count it once */
@@ -806,7 +825,7 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
 	struct sroce_tx_flow *head[SROCE_NUM_PRIO] = {};
 	u32 head_len[SROCE_NUM_PRIO] = {};
 	u8 ready = 0, paused = 0, pfc = 0;
-	bool was_held = tx->held_qdisc;
+	u16 was_held = tx->held_qdisc;
 	enum sroce_tx_hold hold;
 	struct sroce_tx_prio *q;
 	struct sk_buff *skb;
@@ -815,7 +834,7 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
 	if (sroce_pfc_next_end(&tx->pfc))
 		pfc = sroce_pfc_paused(&tx->pfc, ktime_get_ns());
 	tx->held_stopped = false;
-	tx->held_qdisc = false;
+	tx->held_qdisc = 0;
 	skb = sroce_tx_pick_ctl(tx, pfc);
 	*ctl = !!skb;
 	if (skb)
@@ -838,7 +857,6 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
 		if (hold != SROCE_TX_GO) {
 			paused |= BIT(p);
 			tx->held_stopped = true;
-			tx->held_qdisc |= hold == SROCE_TX_HOLD_QDISC;
 			sroce_tx_defer(tx, q, p, hold);
 		}
 	}
@@ -892,7 +910,7 @@ static void sroce_tx_requeue(struct sroce_tx *tx, struct sk_buff *spare)
 	bool final;
 
 	spin_lock_bh(&tx->lock);
-	sroce_txroom_dropped(&tx->room, qdisc);
+	sroce_txroom_dropped(&tx->room[sroce_tx_room_of(spare)], qdisc);
 	final = tx->dead || ++tx->requeues > SROCE_TX_REQUEUE_MAX;
 	if (!final) {
 		__skb_queue_head(&fl->skbs, spare);
@@ -910,15 +928,16 @@ static void sroce_tx_requeue(struct sroce_tx *tx, struct sk_buff *spare)
 }
 
 /*
- * Without tx->lock: the qdisc above @txq queued a packet but reports
- * congestion (it dropped another, or marks)
+ * Without tx->lock: the qdisc above @txq, whose room is tx->room[@r],
+ * queued a packet but reports congestion (it dropped another, or marks)
  */
-static void sroce_tx_congested(struct sroce_tx *tx, struct netdev_queue *txq)
+static void sroce_tx_congested(struct sroce_tx *tx, struct netdev_queue *txq,
+			       unsigned int r)
 {
 	unsigned long qdisc = sroce_tx_qdisc_id(txq);
 
 	spin_lock_bh(&tx->lock);
-	sroce_txroom_dropped(&tx->room, qdisc);
+	sroce_txroom_dropped(&tx->room[r], qdisc);
 	spin_unlock_bh(&tx->lock);
 }
 
@@ -935,6 +954,7 @@ static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb, bool ctl)
 	u8 prio = sroce_tx_prio_of(skb);
 	unsigned int len = skb->len;
 	bool ect = sroce_tx_ect(skb);
+	unsigned int room = sroce_tx_room_of(skb);
 	struct netdev_queue *txq;
 	struct sk_buff *spare;
 	int rc;
@@ -963,7 +983,7 @@ static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb, bool ctl)
 	 * net_xmit_eval() evaluates its argument twice: never pass it the call.
 	 */
 	if (rc == NET_XMIT_CN)
-		sroce_tx_congested(tx, txq);
+		sroce_tx_congested(tx, txq, room);
 	if (net_xmit_eval(rc)) {
 		sroce_stats_inc(tx->sdev, SROCE_CNT_TX_DROPS);
 		return;
@@ -1548,7 +1568,8 @@ static struct sroce_tx *sroce_tx_ctx_create(struct sroce_dev *sdev,
 		sroce_tx_prio_init(&tx->prio[p]);
 	__skb_queue_head_init(&tx->ctl);
 	sroce_txsched_init(&tx->sched);
-	sroce_txroom_init(&tx->room);
+	for (p = 0; p < SROCE_TX_ROOMS; p++)
+		sroce_txroom_init(&tx->room[p]);
 	qos = rcu_dereference_protected(sdev->qos, true);
 	sroce_txsched_set(&tx->sched, qos->tsa, qos->weight);
 	tx->retry_ns = SROCE_TX_RETRY_MIN_NS;

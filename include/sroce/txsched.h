@@ -61,7 +61,7 @@ struct sroce_txsched {
 #define SROCE_TXROOM_STARVED	8
 
 /**
- * struct sroce_txroom - the qdisc room of one device
+ * struct sroce_txroom - the room of the qdisc above one netdev queue
  * @room: bytes a qdisc may hold before its priorities are held back
  * @ceiling: @room may not grow past this while @dropper is in place
  * @dropper: identifies the qdisc that last dropped a packet (its address,
