@@ -47,7 +47,7 @@ static void sroce_ut_swap(struct sroce_qp *qp, struct sroce_rd_res **ring,
 	spin_unlock_bh(&qp->resp.lock);
 }
 
-/* none for 0, at least SROCE_RD_RES_MIN, and never a smaller ring */
+/* none for 0, max_dest_rd_atomic's worth, and never a smaller ring */
 static void sroce_resp_res_sizes(struct kunit *test)
 {
 	struct sroce_qp *qp = sroce_ut_qp(test);
@@ -59,7 +59,7 @@ static void sroce_resp_res_sizes(struct kunit *test)
 
 	ring = sroce_ut_alloc(qp, 1, &num);
 	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(ring));
-	KUNIT_EXPECT_EQ(test, num, (u32)SROCE_RD_RES_MIN);
+	KUNIT_EXPECT_EQ(test, num, 1U);
 	if (!IS_ERR(ring))
 		kfree(ring);
 
@@ -84,7 +84,7 @@ static void sroce_resp_res_first(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(ring));
 	sroce_ut_swap(qp, &ring, num);
 	KUNIT_EXPECT_NULL(test, ring);
-	KUNIT_EXPECT_EQ(test, qp->resp.rd_res_num, (u32)SROCE_RD_RES_MIN);
+	KUNIT_EXPECT_EQ(test, qp->resp.rd_res_num, 4U);
 	KUNIT_EXPECT_EQ(test, qp->resp.rd_res_next, 0U);
 	KUNIT_EXPECT_TRUE(test, list_empty(&qp->resp.tx_list));
 	for (i = 0; i < num; i++) {

@@ -1498,11 +1498,12 @@ int sroce_resp_init(struct sroce_qp *qp)
  * @max_dest: the max_dest_rd_atomic modify_qp is about to set
  * @num: set to the entries of the ring returned
  *
- * The ring holds max_dest_rd_atomic responses (the responder resources of
- * an RC QP) but at least %SROCE_RD_RES_MIN, so that a requester
- * retrying a READ whose response has all been sent still finds it after a
- * few newer ones.  It only grows: a smaller value limits what is accepted
- * (resp_rd_room()), and the responses remembered stay.
+ * The ring holds max_dest_rd_atomic responses, the responder resources of
+ * an RC QP.  More would only answer a duplicate of a READ or ATOMIC older
+ * than the requester's max_rd_atomic newest, which it no longer waits for
+ * (the CM makes its depth at most ours); that is dropped (class D).  It only
+ * grows: a smaller value limits what is accepted (resp_rd_room()), and the
+ * responses remembered stay.
  *
  * Return: a ring for sroce_resp_res_swap(), NULL if the one in place will
  * do, or ERR_PTR(-ENOMEM).  Context: process.
@@ -1513,7 +1514,7 @@ struct sroce_rd_res *sroce_resp_res_alloc(struct sroce_qp *qp, u32 max_dest,
 	struct sroce_rd_res *ring;
 
 	lockdep_assert_held(&qp->mod_lock);
-	*num = max_dest ? max_t(u32, max_dest, SROCE_RD_RES_MIN) : 0;
+	*num = max_dest;
 	if (*num <= qp->resp.rd_res_num)
 		return NULL;
 	ring = kcalloc(*num, sizeof(*ring), GFP_KERNEL);

@@ -73,8 +73,6 @@ struct sroce_pkt;
 #define SROCE_MAX_SGE		32
 #define SROCE_MAX_INLINE	256
 #define SROCE_MAX_RD_ATOMIC	128	/* initiator and responder depth */
-/* Responder resources an RC QP with any keeps at least (resp.c) */
-#define SROCE_RD_RES_MIN	8
 #define SROCE_MAX_SRQ		0x10000
 #define SROCE_MAX_SRQ_WR	0x4000
 #define SROCE_MIN_QPN		0x11	/* below: reserved (0, 1 = GSI) */
@@ -402,9 +400,9 @@ struct sroce_comp {
  *	in the error state and reset
  * @stopping: sroce_resp_cleanup() has begun: @tx_work sends nothing
  * @rd_res: responder resources (RC only), a ring of @rd_res_num
- * @rd_res_num: entries in @rd_res: the largest max_dest_rd_atomic set, at
- *	least %SROCE_RD_RES_MIN, 0 before any; max_dest_rd_atomic limits how
- *	many may be unanswered, the rest answer duplicates
+ * @rd_res_num: entries in @rd_res: the largest max_dest_rd_atomic set, 0
+ *	before any; max_dest_rd_atomic limits how many may be unanswered, the
+ *	rest answer duplicates
  * @rd_res_next: ring slot of the next new resource
  * @rd_pending: resources queued that are @counted
  * @tx_list: resources with responses to send, in the order they go out
