@@ -59,6 +59,13 @@ static_assert(offsetof(struct rxe_sge, addr) == offsetof(struct ib_sge, addr));
 static_assert(offsetof(struct rxe_sge, length) ==
 	      offsetof(struct ib_sge, length));
 static_assert(offsetof(struct rxe_sge, lkey) == offsetof(struct ib_sge, lkey));
+/*
+ * A copy of a WQE from a 256-byte slot (one SGE or 48 bytes inline) takes
+ * 128 bytes: a full window of them is four pages, the first four copies
+ * fit kmalloc's 512-byte class.  Its status is an IB_WC_* in a byte.
+ */
+static_assert(sizeof(struct sroce_swqe) == 80);
+static_assert(IB_WC_GENERAL_ERR <= U8_MAX);
 
 #define SROCE_PSN_MASK		0xffffffU
 #define SROCE_SEND_FLAGS	(IB_SEND_FENCE | IB_SEND_SIGNALED | \
@@ -280,7 +287,7 @@ static u32 sroce_wr_max_len(const struct sroce_qp *qp)
 	return sroce_qp_is_ud(qp) ? qp->mtu : SROCE_MAX_MSG_SIZE;
 }
 
-/* Start a slot afresh; its tail pointers (sge, inline_data) stay */
+/* Start a slot afresh; its tail (SGEs or inline data) is filled after */
 static void sroce_swqe_reset(struct sroce_swqe *wqe, u64 wr_id, u32 opcode,
 			     u32 send_flags)
 {
@@ -1141,37 +1148,26 @@ static int sroce_qp_init_user_sq(struct sroce_qp *qp, struct ib_qp_cap *cap)
 }
 
 /*
- * An array of @mask + 1 send WQEs of qp->swqe_stride bytes, each pointing
- * at its own SGE/inline area.  kmalloc() rounds a size above a page up to
- * a power of two of pages (20 KiB would take 32), vmalloc() to a page.
+ * An array of @mask + 1 send WQEs of qp->swqe_stride bytes, each with its
+ * SGE/inline tail.  kmalloc() rounds a size above a page up to a power of
+ * two of pages (20 KiB would take 32), vmalloc() to a page.
  */
 static void *sroce_swqe_alloc(const struct sroce_qp *qp, u32 mask)
 {
 	size_t size = array_size(mask + 1, qp->swqe_stride);
-	struct sroce_swqe *wqe;
-	void *copies;
-	u32 i;
 
-	copies = size > PAGE_SIZE ? vzalloc(size) : kzalloc(size, GFP_KERNEL);
-	if (!copies)
-		return NULL;
-	for (i = 0; i <= mask; i++) {
-		wqe = copies + (size_t)i * qp->swqe_stride;
-		wqe->sge = (struct ib_sge *)(wqe + 1);
-		wqe->inline_data = (u8 *)(wqe + 1);
-	}
-	return copies;
+	return size > PAGE_SIZE ? vzalloc(size) : kzalloc(size, GFP_KERNEL);
 }
 
 /*
  * The kernel's send WQEs, each with room for its SGEs/inline data: a
  * kernel QP posts into them, one per slot.  A user QP's requester copies
  * the WQEs it fetches into them: a window that starts at what fits
- * kmalloc's 2 KiB class (8 one-SGE WQEs) and doubles whenever the
+ * kmalloc's 512-byte class (4 one-SGE WQEs) and doubles whenever the
  * requester finds it full, up to the SQ or SROCE_SQ_COPIES
  * (sroce_sq_grow_copies()).  A QP that keeps few WQEs in flight, as
- * request/response traffic does, costs the kernel 2 KiB for them however
- * deep its SQ.
+ * request/response traffic does, costs the kernel 512 bytes for them
+ * however deep its SQ.
  */
 static int sroce_qp_init_swqe(struct sroce_qp *qp)
 {
@@ -1183,7 +1179,8 @@ static int sroce_qp_init_swqe(struct sroce_qp *qp)
 				__alignof__(struct sroce_swqe));
 	if (qp->user) {
 		qp->swqe_max_mask = min_t(u32, qp->sq_mask, SROCE_SQ_COPIES - 1);
-		first = rounddown_pow_of_two(max_t(size_t, SZ_2K /
+		first = rounddown_pow_of_two(max_t(size_t,
+						   SROCE_SQ_COPIES_FIRST /
 						   qp->swqe_stride, 1));
 		qp->swqe_mask = min_t(u32, qp->swqe_max_mask, first - 1);
 	} else {
@@ -1197,7 +1194,7 @@ static int sroce_qp_init_swqe(struct sroce_qp *qp)
 /*
  * Move the copies in use, slots sq_cons up to and including fetch_index
  * when that one was fetched, from @from (@from_mask) to their slots in
- * @to (qp->swqe_mask).  Their SGE pointers point into their own entries.
+ * @to (qp->swqe_mask), each with its tail of SGEs or inline data.
  */
 static void sroce_swqe_move(struct sroce_qp *qp, void *from, u32 from_mask,
 			    void *to)
@@ -1213,8 +1210,6 @@ static void sroce_swqe_move(struct sroce_qp *qp, void *from, u32 from_mask,
 		src = from + (size_t)(index & from_mask) * qp->swqe_stride;
 		dst = sroce_sq_wqe(qp, index);
 		memcpy(dst, src, qp->swqe_stride);
-		dst->sge = (struct ib_sge *)(dst + 1);
-		dst->inline_data = (u8 *)(dst + 1);
 	}
 }
 

@@ -287,7 +287,7 @@ static int req_check_wqe(const struct sroce_qp *qp,
 	if (wqe->length > SROCE_MAX_MSG_SIZE ||
 	    wqe->num_sge > qp->max_send_sge)
 		return IB_WC_LOC_LEN_ERR;
-	if (inl && (sroce_wqe_is_rd_atomic(wqe) || !wqe->inline_data ||
+	if (inl && (sroce_wqe_is_rd_atomic(wqe) ||
 		    wqe->length > qp->max_inline))
 		return IB_WC_LOC_QP_OP_ERR;
 	if (wqe->opcode == IB_WR_RDMA_READ &&

@@ -84,9 +84,12 @@ struct sroce_pkt;
  * retired), at most.  As many as the RC PSN window, which stops
  * one-packet RC messages first (but for a moment while CQEs are posted);
  * UC and UD WQEs retire right after the run that sent them.  The window
- * starts at 2 KiB's worth and grows to this as the QP uses it.
+ * starts at what fits SROCE_SQ_COPIES_FIRST bytes (four one-SGE WQEs,
+ * more than request/response traffic keeps in flight) and grows to this
+ * as the QP uses it.
  */
 #define SROCE_SQ_COPIES		128
+#define SROCE_SQ_COPIES_FIRST	512
 /* Requester asks for an ACK at least this often within a message */
 #define SROCE_ACKREQ_INTERVAL	64
 /* Requester packets built per sroce_req_kick() before it yields */
@@ -135,17 +138,15 @@ enum sroce_wqe_state {
  * @opcode: IB_WR_*
  * @send_flags: IB_SEND_*
  * @ex: immediate data (big endian, as posted) or the rkey to invalidate
+ * @length: total bytes of the message (sum of SGEs, or inline length)
  * @rdma: RDMA WRITE/READ target
  * @atomic: ATOMIC target and operands
  * @ud: UD destination; @ud.ah is referenced (sroce_ah_get) while posted
  * @reg: IB_WR_REG_MR: the MR (kernel QPs only), new key and access
- * @length: total bytes of the message (sum of SGEs, or inline length)
  * @num_sge: SGEs in @sge (0 for inline)
- * @inline_data: message copied at post time (IB_SEND_INLINE); points into
- *	the slot's tail, like @sge
- * @sge: the scatter/gather list, checked against the QP's max_send_sge
  * @state: enum sroce_wqe_state
- * @status: IB_WC_* the WQE completes with
+ * @status: IB_WC_* the WQE completes with (both fit a byte, which keeps a
+ *	one-SGE WQE with librxe's 48 bytes of inline data at 128)
  * @ssn: send sequence number (for the completer)
  * @first_psn: PSN of its first packet (valid once SENDING)
  * @last_psn: PSN of its last packet (for READ: of the last response)
@@ -154,12 +155,18 @@ enum sroce_wqe_state {
  * @fetched: the slot holds a complete kernel copy (posted by a kernel
  *	consumer, or copied by sroce_sq_fetch()) whose references are
  *	released when it is retired (qp.c)
+ * @sge: the scatter/gather list, checked against the QP's max_send_sge
+ * @inline_data: or the message copied at post time (IB_SEND_INLINE)
+ *
+ * The tail (@sge or @inline_data) is as long as the QP's slots allow
+ * (qp->swqe_stride), and part of the slot: a slot copied whole is whole.
  */
 struct sroce_swqe {
 	u64 wr_id;
 	u32 opcode;
 	u32 send_flags;
 	u32 ex;
+	u32 length;
 	union {
 		struct {
 			u64 remote_addr;
@@ -182,19 +189,20 @@ struct sroce_swqe {
 			u32 access;
 		} reg;
 	} wr;
-	u32 length;
 	u32 num_sge;
-	u8 *inline_data;
-	struct ib_sge *sge;
 
-	u32 state;
-	u32 status;
 	u32 ssn;
 	u32 first_psn;
 	u32 last_psn;
-	bool rd_atomic;
 	u32 acked;
+	u8 state;
+	u8 status;
+	bool rd_atomic;
 	bool fetched;
+	union {
+		DECLARE_FLEX_ARRAY(struct ib_sge, sge);
+		DECLARE_FLEX_ARRAY(u8, inline_data);
+	};
 };
 
 /**
