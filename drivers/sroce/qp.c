@@ -31,7 +31,6 @@
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/rhashtable.h>
-#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -61,10 +60,10 @@ static_assert(offsetof(struct rxe_sge, length) ==
 static_assert(offsetof(struct rxe_sge, lkey) == offsetof(struct ib_sge, lkey));
 /*
  * A copy of a WQE from a 256-byte slot (one SGE or 48 bytes inline) takes
- * 128 bytes: a full window of them is four pages, the first four copies
- * fit kmalloc's 512-byte class.  Its status is an IB_WC_* in a byte.
+ * 128 bytes on 64-bit: a full window of them is four pages, the first four
+ * copies fit kmalloc's 512-byte class.  Its status is an IB_WC_* in a byte.
  */
-static_assert(sizeof(struct sroce_swqe) == 80);
+static_assert(sizeof(struct sroce_swqe) <= 80);
 static_assert(IB_WC_GENERAL_ERR <= U8_MAX);
 
 #define SROCE_PSN_MASK		0xffffffU

@@ -112,8 +112,9 @@
 /* FIFO numbers (struct sroce_tx_waiter @queue) of one context */
 #define SROCE_TX_CTX_QUEUES	(SROCE_NUM_PRIO * SROCE_TX_FLOWS)
 /*
- * Qdisc rooms of a context: one per netdev queue it sends to, by queue
- * number modulo this; queues further apart share one.
+ * Qdisc rooms of a context: one per netdev queue it sends to, by the
+ * queue's rank among them (sroce_tx_room_of()); beyond this many, queues
+ * share one.
  */
 #define SROCE_TX_ROOMS		16
 /* Retry of stopped netdev queues, doubled while nothing can be sent */
@@ -163,6 +164,7 @@ struct sroce_tx_prio {
  * struct sroce_tx - one transmit context of a device
  * @sdev: the device
  * @index: which of the device's contexts (struct sroce_txdev) this is
+ * @nctx: how many the device has (its netdev queues are that far apart)
  * @lock: protects everything below but @wq and @waking*
  * @prio: the eight queues
  * @ctl: congestion notifications, served before @prio
@@ -188,6 +190,7 @@ struct sroce_tx_prio {
 struct sroce_tx {
 	struct sroce_dev *sdev;
 	unsigned int index;
+	unsigned int nctx;
 	spinlock_t lock;	/* see @lock above */
 	struct sroce_tx_prio prio[SROCE_NUM_PRIO];
 	struct sk_buff_head ctl;
@@ -708,12 +711,19 @@ static unsigned long sroce_tx_qdisc_id(struct netdev_queue *txq)
 	return (unsigned long)rcu_access_pointer(txq->qdisc);
 }
 
-/* Which of tx->room is for the netdev queue sroce_tx_txq() chose for @skb */
-static unsigned int sroce_tx_room_of(const struct sk_buff *skb)
+/*
+ * Which of tx->room is for the netdev queue sroce_tx_txq() chose for @skb.
+ * A context's queues are tx->nctx apart (sroce_tx_ctx_of()), so their
+ * rank, the number over that, tells them apart: under mqprio, one room
+ * per traffic class and queue of it when the classes' offsets are
+ * multiples of nctx, as they are when every class has the same count.
+ */
+static unsigned int sroce_tx_room_of(const struct sroce_tx *tx,
+				     const struct sk_buff *skb)
 {
 	const struct sroce_tx_cb *cb = (const struct sroce_tx_cb *)skb->cb;
 
-	return cb->queue % SROCE_TX_ROOMS;
+	return (cb->queue / tx->nctx) % SROCE_TX_ROOMS;
 }
 
 /*
@@ -726,7 +736,7 @@ static enum sroce_tx_hold sroce_tx_hold(struct sroce_tx *tx,
 					struct sk_buff *skb, u16 *was_held)
 {
 	struct netdev_queue *txq = sroce_tx_txq(tx->sdev->ndev, skb);
-	unsigned int r = sroce_tx_room_of(skb);
+	unsigned int r = sroce_tx_room_of(tx, skb);
 	struct sroce_txroom *room = &tx->room[r];
 	u32 backlog;
 
@@ -910,7 +920,7 @@ static void sroce_tx_requeue(struct sroce_tx *tx, struct sk_buff *spare)
 	bool final;
 
 	spin_lock_bh(&tx->lock);
-	sroce_txroom_dropped(&tx->room[sroce_tx_room_of(spare)], qdisc);
+	sroce_txroom_dropped(&tx->room[sroce_tx_room_of(tx, spare)], qdisc);
 	final = tx->dead || ++tx->requeues > SROCE_TX_REQUEUE_MAX;
 	if (!final) {
 		__skb_queue_head(&fl->skbs, spare);
@@ -954,7 +964,7 @@ static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb, bool ctl)
 	u8 prio = sroce_tx_prio_of(skb);
 	unsigned int len = skb->len;
 	bool ect = sroce_tx_ect(skb);
-	unsigned int room = sroce_tx_room_of(skb);
+	unsigned int room = sroce_tx_room_of(tx, skb);
 	struct netdev_queue *txq;
 	struct sk_buff *spare;
 	int rc;
@@ -1562,6 +1572,7 @@ static struct sroce_tx *sroce_tx_ctx_create(struct sroce_dev *sdev,
 		return NULL;
 	tx->sdev = sdev;
 	tx->index = index;
+	tx->nctx = txd->nctx;
 	tx->wq = txd->wq;
 	spin_lock_init(&tx->lock);
 	for (p = 0; p < SROCE_NUM_PRIO; p++)

@@ -409,8 +409,8 @@ struct sroce_comp {
  * @stopping: sroce_resp_cleanup() has begun: @tx_work sends nothing
  * @rd_res: responder resources (RC only), a ring of @rd_res_num
  * @rd_res_num: entries in @rd_res: the largest max_dest_rd_atomic set, 0
- *	before any; max_dest_rd_atomic limits how many may be unanswered, the
- *	rest answer duplicates
+ *	before any; max_dest_rd_atomic limits how many may be unanswered (a
+ *	lowered one: the rest answer duplicates)
  * @rd_res_next: ring slot of the next new resource
  * @rd_pending: resources queued that are @counted
  * @tx_list: resources with responses to send, in the order they go out
