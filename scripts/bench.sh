@@ -56,7 +56,8 @@ bench_run() {
 		"$tree/scripts/tests/perftest.sh" >"$log" 2>&1; then
 		echo "bench: the $kind run of round $round failed; its last lines, and any splat:" >&2
 		tail -n 5 "$log" >&2
-		grep -E -A 12 '(BUG|WARNING|Oops|general protection)[: ]' "$log" | head -n 40 >&2
+		# what check.sh and the guests call a splat, not only BUG/WARNING
+		grep -E -A 12 -f "$repo/scripts/splat.re" "$log" | head -n 40 >&2
 	fi
 	# guest a hands its results over on the console
 	sed -n "s/^\[a\] BENCH $drv //p" "$log" >"$run/$kind.$round"
