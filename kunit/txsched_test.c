@@ -236,6 +236,53 @@ static void sroce_txroom_drop_caps(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, sroce_txroom_full(&r, SROCE_TXROOM_MIN));
 }
 
+/*
+ * Every queue a context sends to has a room of its own.  A device of
+ * @nctx contexts whose netdev has @ntc traffic classes of @count queues
+ * each (offsets @count apart; one class without mqprio): context c sends
+ * to the queues of each class whose number past the class's offset is c
+ * modulo @nctx (tx.c, sroce_tx_ctx_of()).
+ */
+static void expect_rooms_apart(struct kunit *test, unsigned int ntc,
+			       unsigned int count, unsigned int nctx)
+{
+	unsigned int c, t, q, slot;
+	u32 used;
+
+	for (c = 0; c < nctx; c++) {
+		used = 0;
+		for (t = 0; t < ntc; t++) {
+			for (q = c; q < count; q += nctx) {
+				slot = sroce_txroom_slot(t * count + q, nctx);
+				KUNIT_ASSERT_LT(test, slot, SROCE_TXROOM_SLOTS);
+				KUNIT_EXPECT_FALSE_MSG(test, used & BIT(slot),
+						       "%u contexts: queue %u shares room %u",
+						       nctx, t * count + q, slot);
+				used |= BIT(slot);
+			}
+		}
+	}
+}
+
+/*
+ * Rooms by a queue's rank in its context: mqprio layouts as a NIC with
+ * as many queues per class as CPUs has them, a multi-queue netdev
+ * without classes, and one context for every queue; number modulo the
+ * room count would have put classes 0, 2, 4 and 6 of the first together.
+ */
+static void sroce_txroom_slot_per_queue(struct kunit *test)
+{
+	expect_rooms_apart(test, 8, 8, 8);
+	expect_rooms_apart(test, 8, 4, 4);
+	expect_rooms_apart(test, 2, 4, 2);
+	expect_rooms_apart(test, 1, 64, 8);
+	expect_rooms_apart(test, 1, 16, 1);
+	expect_rooms_apart(test, 8, 2, 1);
+	/* queues beyond the room count share, and none is out of range */
+	KUNIT_EXPECT_EQ(test, sroce_txroom_slot(17, 1), 1U);
+	KUNIT_EXPECT_EQ(test, sroce_txroom_slot(5, 0), 5U);
+}
+
 /* A flow of the DRR inside a priority: a list of packet lengths */
 struct fake_flow {
 	struct sroce_txflow drr;
@@ -396,6 +443,7 @@ static struct kunit_case sroce_txsched_cases[] = {
 	KUNIT_CASE(sroce_txsched_set_rejects),
 	KUNIT_CASE(sroce_txroom_grows),
 	KUNIT_CASE(sroce_txroom_drop_caps),
+	KUNIT_CASE(sroce_txroom_slot_per_queue),
 	KUNIT_CASE(sroce_txflows_newcomer_next_round),
 	KUNIT_CASE(sroce_txflows_fair_in_bytes),
 	KUNIT_CASE(sroce_txflows_peek_keeps_place),

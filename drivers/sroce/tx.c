@@ -111,12 +111,6 @@
 #define SROCE_TX_MAX_CTX	8
 /* FIFO numbers (struct sroce_tx_waiter @queue) of one context */
 #define SROCE_TX_CTX_QUEUES	(SROCE_NUM_PRIO * SROCE_TX_FLOWS)
-/*
- * Qdisc rooms of a context: one per netdev queue it sends to, by the
- * queue's rank among them (sroce_tx_room_of()); beyond this many, queues
- * share one.
- */
-#define SROCE_TX_ROOMS		16
 /* Retry of stopped netdev queues, doubled while nothing can be sent */
 #define SROCE_TX_RETRY_MIN_NS	(20 * NSEC_PER_USEC)
 #define SROCE_TX_RETRY_MAX_NS	(160 * NSEC_PER_USEC)
@@ -198,7 +192,7 @@ struct sroce_tx {
 	struct sroce_pfc_state pfc;
 	bool held_stopped;
 	u16 held_qdisc;
-	struct sroce_txroom room[SROCE_TX_ROOMS];
+	struct sroce_txroom room[SROCE_TXROOM_SLOTS];
 	unsigned int requeues;
 	bool draining;
 	bool dead;
@@ -711,19 +705,13 @@ static unsigned long sroce_tx_qdisc_id(struct netdev_queue *txq)
 	return (unsigned long)rcu_access_pointer(txq->qdisc);
 }
 
-/*
- * Which of tx->room is for the netdev queue sroce_tx_txq() chose for @skb.
- * A context's queues are tx->nctx apart (sroce_tx_ctx_of()), so their
- * rank, the number over that, tells them apart: under mqprio, one room
- * per traffic class and queue of it when the classes' offsets are
- * multiples of nctx, as they are when every class has the same count.
- */
+/* Which of tx->room is for the netdev queue sroce_tx_txq() chose for @skb */
 static unsigned int sroce_tx_room_of(const struct sroce_tx *tx,
 				     const struct sk_buff *skb)
 {
 	const struct sroce_tx_cb *cb = (const struct sroce_tx_cb *)skb->cb;
 
-	return (cb->queue / tx->nctx) % SROCE_TX_ROOMS;
+	return sroce_txroom_slot(cb->queue, tx->nctx);
 }
 
 /*
@@ -1579,7 +1567,7 @@ static struct sroce_tx *sroce_tx_ctx_create(struct sroce_dev *sdev,
 		sroce_tx_prio_init(&tx->prio[p]);
 	__skb_queue_head_init(&tx->ctl);
 	sroce_txsched_init(&tx->sched);
-	for (p = 0; p < SROCE_TX_ROOMS; p++)
+	for (p = 0; p < SROCE_TXROOM_SLOTS; p++)
 		sroce_txroom_init(&tx->room[p]);
 	qos = rcu_dereference_protected(sdev->qos, true);
 	sroce_txsched_set(&tx->sched, qos->tsa, qos->weight);

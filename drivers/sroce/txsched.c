@@ -245,6 +245,19 @@ void sroce_txroom_fed(struct sroce_txroom *r)
 	r->starved = 0;
 }
 
+/*
+ * Which of its SROCE_TXROOM_SLOTS rooms a context uses for netdev queue
+ * @queue, of a device with @nctx contexts.  A context's queues are @nctx
+ * apart (tx.c: queue minus its traffic class's offset, modulo @nctx), so
+ * their rank, @queue / @nctx, tells them apart: one room per traffic class
+ * and queue of it when the classes' offsets are multiples of @nctx, as
+ * when every class has as many queues.
+ */
+unsigned int sroce_txroom_slot(unsigned int queue, unsigned int nctx)
+{
+	return (queue / max(nctx, 1U)) % SROCE_TXROOM_SLOTS;
+}
+
 /* @qdisc dropped a packet of ours: half the room, and no more for now */
 void sroce_txroom_dropped(struct sroce_txroom *r, unsigned long qdisc)
 {

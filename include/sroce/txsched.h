@@ -59,6 +59,12 @@ struct sroce_txsched {
 #define SROCE_TXROOM_INIT	(16 * 1024)
 #define SROCE_TXROOM_MAX	(1024 * 1024)
 #define SROCE_TXROOM_STARVED	8
+/*
+ * Rooms of a transmit context: one per netdev queue it sends to, by the
+ * queue's rank among them (sroce_txroom_slot()); beyond this many, queues
+ * share one.
+ */
+#define SROCE_TXROOM_SLOTS	16
 
 /**
  * struct sroce_txroom - the room of the qdisc above one netdev queue
@@ -125,6 +131,7 @@ bool sroce_txroom_full(const struct sroce_txroom *r, u32 backlog);
 void sroce_txroom_starved(struct sroce_txroom *r, unsigned long qdisc);
 void sroce_txroom_fed(struct sroce_txroom *r);
 void sroce_txroom_dropped(struct sroce_txroom *r, unsigned long qdisc);
+unsigned int sroce_txroom_slot(unsigned int queue, unsigned int nctx);
 
 void sroce_txsched_init(struct sroce_txsched *s);
 int sroce_txsched_set(struct sroce_txsched *s, const u8 tsa[SROCE_NUM_PRIO],
