@@ -99,7 +99,8 @@ if group verify || [ "$cnp" = 1 ]; then
 	cc_rc=$?
 fi
 
-# Checks per server and family, by group, on guest a.  Verify's client is
+# Checks per server and family, by group, on the client's guest (pair_run
+# reports there: a while b serves, b while a serves).  Verify's client is
 # always a, which covers b->a itself: it runs with b serving only.
 per_pass=0
 per_verify=0
@@ -127,12 +128,14 @@ for s in $servers; do
 	[ "$s" = b ] && b_passes=$((b_passes + $(words "$families")))
 done
 # Both: ping, the build of rdma_verify, link delete, and with cnp its
-# count on this side.  a: the gate, every pass, the self-test, cnp's
-# rdma_verify cases.
+# count on this side.  a: the gate, the passes b serves, the self-test,
+# cnp's rdma_verify cases.  b: the passes a serves (SROCE_RC_FULL).
 plan=$((2 + $(group verify || [ "$cnp" = 1 ] && echo 1 || echo 0) + cnp))
 if [ "$SROCE_ROLE" = a ]; then
-	plan=$((plan + 1 + passes * per_pass + b_passes * per_verify + per_cnp))
+	plan=$((plan + 1 + b_passes * (per_pass + per_verify) + per_cnp))
 	group verify && plan=$((plan + 1))
+else
+	plan=$((plan + (passes - b_passes) * per_pass))
 fi
 # a sroce requester's window of WQE copies must grow as it sends 64-byte
 # messages 512 deep to b over the wire (qp.c): one check on a
