@@ -2,8 +2,8 @@
 /*
  * KUnit tests for a user QP's window of send WQE copies: doubling it keeps
  * every copy in use at the slot its index now maps to, whole with its
- * SGEs, across the ring's wrap; it grows no further than its limit, and
- * not while a requester runs.
+ * SGEs, across the ring's wrap, out of the QP's embedded first window;
+ * it grows no further than its limit, and not while a requester runs.
  */
 #include <kunit/test.h>
 #include <linux/percpu.h>
@@ -164,10 +164,31 @@ static void sroce_sq_copies_grow_held(struct kunit *test)
 	sroce_ut_free(qp);
 }
 
+/*
+ * The first window in the QP itself, two copies of two-SGE WQEs: growing
+ * moves them out, and the QP's own bytes are not freed (KASAN).
+ */
+static void sroce_sq_copies_grow_embedded(struct kunit *test)
+{
+	struct sroce_qp *qp = sroce_ut_qp(test);
+
+	kvfree(qp->swqe);
+	KUNIT_ASSERT_GE(test, (size_t)SROCE_SQ_COPIES_EMBED, 2 * qp->swqe_stride);
+	qp->swqe = qp->swqe_embed;
+	qp->swqe_mask = 1;
+	sroce_ut_fill(qp, 254, 255, true);
+	sroce_sq_grow_copies(qp);
+	KUNIT_EXPECT_EQ(test, qp->swqe_mask, 3U);
+	KUNIT_EXPECT_PTR_NE(test, qp->swqe, (void *)qp->swqe_embed);
+	sroce_ut_expect(test, qp, 254, 255, true);
+	sroce_ut_free(qp);
+}
+
 static struct kunit_case sroce_sq_test_cases[] = {
 	KUNIT_CASE(sroce_sq_copies_grow_wrap),
 	KUNIT_CASE(sroce_sq_copies_grow_next),
 	KUNIT_CASE(sroce_sq_copies_grow_held),
+	KUNIT_CASE(sroce_sq_copies_grow_embedded),
 	{}
 };
 

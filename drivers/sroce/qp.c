@@ -1158,34 +1158,56 @@ static void *sroce_swqe_alloc(const struct sroce_qp *qp, u32 mask)
 	return size > PAGE_SIZE ? vzalloc(size) : kzalloc(size, GFP_KERNEL);
 }
 
+static void sroce_swqe_free(struct sroce_qp *qp, void *copies)
+{
+	if (copies != qp->swqe_embed)
+		kvfree(copies);
+}
+
+/*
+ * ib_core allocates the QP (kzalloc() of its size): the embedded first
+ * copies are only free while the QP stays in kmalloc's 2 KiB class.
+ * Lock debugging grows every lock, and the QP past it; those builds are
+ * not measured.
+ */
+static_assert(sizeof(spinlock_t) > 4 || sizeof(struct sroce_qp) <= 2048);
+
 /*
  * The kernel's send WQEs, each with room for its SGEs/inline data: a
  * kernel QP posts into them, one per slot.  A user QP's requester copies
- * the WQEs it fetches into them: a window that starts at what fits
- * kmalloc's 512-byte class (4 one-SGE WQEs) and doubles whenever the
- * requester finds it full, up to the SQ or SROCE_SQ_COPIES
- * (sroce_sq_grow_copies()).  A QP that keeps few WQEs in flight, as
- * request/response traffic does, costs the kernel 512 bytes for them
- * however deep its SQ.
+ * the WQEs it fetches into them: a window that starts in the QP itself
+ * (two one-SGE WQEs in SROCE_SQ_COPIES_EMBED bytes) or, for WQEs too
+ * large for that, at what fits kmalloc's 512-byte class, and doubles
+ * whenever the requester finds it full, up to the SQ or SROCE_SQ_COPIES
+ * (sroce_sq_grow_copies()).  A QP that keeps one or two WQEs in flight,
+ * as request/response traffic does, costs the kernel nothing more for
+ * them however deep its SQ.
  */
 static int sroce_qp_init_swqe(struct sroce_qp *qp)
 {
 	size_t tail = max_t(size_t, qp->max_send_sge * sizeof(struct ib_sge),
 			    qp->max_inline);
-	u32 first;
+	size_t first;
 
 	qp->swqe_stride = ALIGN(sizeof(struct sroce_swqe) + tail,
 				__alignof__(struct sroce_swqe));
-	if (qp->user) {
-		qp->swqe_max_mask = min_t(u32, qp->sq_mask, SROCE_SQ_COPIES - 1);
-		first = rounddown_pow_of_two(max_t(size_t,
-						   SROCE_SQ_COPIES_FIRST /
-						   qp->swqe_stride, 1));
-		qp->swqe_mask = min_t(u32, qp->swqe_max_mask, first - 1);
-	} else {
+	if (!qp->user) {
 		qp->swqe_max_mask = qp->sq_mask;
 		qp->swqe_mask = qp->sq_mask;
+		qp->swqe = sroce_swqe_alloc(qp, qp->swqe_mask);
+		return qp->swqe ? 0 : -ENOMEM;
 	}
+	qp->swqe_max_mask = min_t(u32, qp->sq_mask, SROCE_SQ_COPIES - 1);
+	first = SROCE_SQ_COPIES_EMBED / qp->swqe_stride;
+	if (first) {
+		qp->swqe_mask = min_t(u32, qp->swqe_max_mask,
+				      rounddown_pow_of_two(first) - 1);
+		qp->swqe = qp->swqe_embed;
+		return 0;
+	}
+	first = max_t(size_t, SROCE_SQ_COPIES_FIRST / qp->swqe_stride, 1);
+	qp->swqe_mask = min_t(u32, qp->swqe_max_mask,
+			      rounddown_pow_of_two(first) - 1);
 	qp->swqe = sroce_swqe_alloc(qp, qp->swqe_mask);
 	return qp->swqe ? 0 : -ENOMEM;
 }
@@ -1258,7 +1280,7 @@ void sroce_sq_grow_copies(struct sroce_qp *qp)
 	qp->req.copies_wait = false;
 	sroce_stats_inc(qp->sdev, SROCE_CNT_SQ_COPIES_GROWN);
 	spin_unlock_bh(&qp->sq_lock);
-	kvfree(old);
+	sroce_swqe_free(qp, old);
 }
 
 static int sroce_qp_init_sq(struct sroce_qp *qp, struct ib_qp_cap *cap)
@@ -1312,7 +1334,7 @@ static int sroce_qp_init_rq(struct sroce_qp *qp, struct ib_qp_cap *cap)
 
 static void sroce_qp_free_queues(struct sroce_qp *qp)
 {
-	kvfree(qp->swqe);
+	sroce_swqe_free(qp, qp->swqe);
 	qp->swqe = NULL;
 	sroce_queue_free(&qp->sq);
 	sroce_queue_free(&qp->rq);

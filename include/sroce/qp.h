@@ -84,12 +84,18 @@ struct sroce_pkt;
  * retired), at most.  As many as the RC PSN window, which stops
  * one-packet RC messages first (but for a moment while CQEs are posted);
  * UC and UD WQEs retire right after the run that sent them.  The window
- * starts at what fits SROCE_SQ_COPIES_FIRST bytes (four one-SGE WQEs,
- * more than request/response traffic keeps in flight) and grows to this
- * as the QP uses it.
+ * starts in the QP itself (SROCE_SQ_COPIES_EMBED bytes: two one-SGE
+ * WQEs, as much as request/response traffic keeps in flight), or at what
+ * fits SROCE_SQ_COPIES_FIRST bytes for larger WQEs, and grows to this as
+ * the QP uses it.
  */
 #define SROCE_SQ_COPIES		128
 #define SROCE_SQ_COPIES_FIRST	512
+/*
+ * What struct sroce_qp leaves of kmalloc's 2 KiB class, rounded down:
+ * the first copies cost nothing there (see the assertion in qp.c).
+ */
+#define SROCE_SQ_COPIES_EMBED	256
 /* Requester asks for an ACK at least this often within a message */
 #define SROCE_ACKREQ_INTERVAL	64
 /* Requester packets built per sroce_req_kick() before it yields */
@@ -548,6 +554,9 @@ struct sroce_qp_ref {
  * @np_last_cnp_ns: when this QP last sent a CNP, 0 if never (cnp.c; set
  *	without a lock, by compare and exchange)
  * @rp: its DCQCN reaction point (rp.c), under its own lock
+ * @swqe_embed: a user QP's first copies when they fit (@swqe points here
+ *	until the window grows); in what the QP leaves of its
+ *	kmalloc class
  */
 struct sroce_qp {
 	struct ib_qp ibqp;
@@ -602,6 +611,7 @@ struct sroce_qp {
 	struct delayed_work flush_work;
 	atomic64_t np_last_cnp_ns;
 	struct sroce_qp_rp rp;
+	u8 swqe_embed[SROCE_SQ_COPIES_EMBED] __aligned(8);
 };
 
 static inline struct sroce_qp *to_sqp(struct ib_qp *ibqp)
