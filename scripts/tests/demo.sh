@@ -77,10 +77,10 @@ serve_and_run "RDMA WRITE bandwidth, 64 KiB messages" tcp:18515 \
 serve_and_run "RDMA WRITE latency, 2 bytes" tcp:18515 \
 	ib_write_lat -d sroce0 -x "$gidx" -F -s 2 -n 500 -- \
 	ib_write_lat -d sroce0 -x "$gidx" -F -s 2 -n 500 "$SROCE_PEER_IP4"
-# rping_client: Debian's rping may exit 255 after its last ping (sroce-lib.sh)
+# rping_client.sh: Debian's rping may exit 255 after its last ping
 serve_and_run "rping over rdma_cm, data verified" cm \
 	rping -s -a "$SROCE_MY_IP4" -C 5 -S 64 -V -- \
-	bash -c 'rping_client "$@"' rping -c -a "$SROCE_PEER_IP4" -C 5 -S 64 -V -v
+	"$SROCE_REPO/scripts/tests/rping_client.sh" -c -a "$SROCE_PEER_IP4" -C 5 -S 64 -V -v
 
 if [ "$SROCE_ROLE" = b ]; then
 	peer_mac=$(cat "$SROCE_SHARED/mac.a")

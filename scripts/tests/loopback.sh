@@ -179,7 +179,7 @@ fi
 for a in $rping_addrs; do
 	lo_run "rping -V 4096 B x10 to $a, one device" 60 cm \
 		-- rping -s -a "$a" -v -V -C 10 -S 4096 \
-		-- bash -c 'rping_client "$@"' rping -c -a "$a" -v -V -C 10 -S 4096
+		-- "$SROCE_REPO/scripts/tests/rping_client.sh" -c -a "$a" -v -V -C 10 -S 4096
 done
 
 # Multicast loopback: the receiver's QPs and the sender's on one device.

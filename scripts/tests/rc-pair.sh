@@ -230,7 +230,7 @@ run_rdmacm() {
 	local dir=$1 s
 	for s in $rping_sizes; do
 		srv=(rping -s -a "$server_ip" -v -V -C 10 -S "$s")
-		cli=(bash -c 'rping_client "$@"' rping -c -a "$server_ip" -v -V -C 10 -S "$s")
+		cli=("$SROCE_REPO/scripts/tests/rping_client.sh" -c -a "$server_ip" -v -V -C 10 -S "$s")
 		pair_run "rping -V $s B x10 $fam $dir" 60 cm
 	done
 	srv=(ucmatose -b "$server_ip" -c 2 -C 10 -S 1000)

@@ -359,35 +359,5 @@ veth_send_lat() {
 	return 1
 }
 
-# rping_client ARGS...: "rping ARGS..." (a client with -v -V -C N), whose
-# exit status is whether its pings went through.  Debian 12's rping
-# (rdma-core 44) may exit 255 after a run that passed: its CM thread is
-# never joined, and may call rdma_get_cm_event() on the event channel
-# main() has just destroyed (rdma-core pull request 1622, "rping: Fix
-# spurious failure return codes", joins it).  Such an exit is taken as
-# success only when the output holds every one of the N pings, each
-# printed after rping validated it, that one error line and nothing else
-# but rping's DISCONNECT notice.
-rping_client() {
-	local out rc a prev= want= n others race='rdma_get_cm_event: Bad file descriptor'
-	for a in "$@"; do
-		[ "$prev" = -C ] && want=$a
-		prev=$a
-	done
-	out=$(rping "$@" 2>&1)
-	rc=$?
-	printf '%s\n' "$out"
-	[ "$rc" = 255 ] && [ -n "$want" ] && [[ " $* " == *" -V "* ]] &&
-		[[ " $* " == *" -v "* ]] || return "$rc"
-	n=$(grep -c '^ping data: rdma-ping-' <<<"$out")
-	others=$(grep -v -e '^ping data: rdma-ping-' -e '^client DISCONNECT EVENT\.\.\.$' \
-		-e "^$race\$" <<<"$out")
-	if [ "$n" = "$want" ] && [ -z "$others" ] && grep -qx "$race" <<<"$out"; then
-		echo "# rping exited 255 from its CM thread's race at exit (rdma-core PR 1622) after $n validated pings: passed"
-		return 0
-	fi
-	return "$rc"
-}
-
 # for checks that run these through bash -c
-export -f devinfo counter gid_index has_gid_type v4_gid rping_client
+export -f devinfo counter gid_index has_gid_type v4_gid

@@ -346,7 +346,7 @@ run_rping() {
 		fi
 		name="rping -V 64 B x10 $fam, rdma_cm mode $mode"
 		srv=(rping -s -a "$ip" -v -V -C 10 -S 64)
-		cli=(bash -c 'rping_client "$@"' rping -c -a "$ip" -v -V -C 10 -S 64)
+		cli=("$SROCE_REPO/scripts/tests/rping_client.sh" -c -a "$ip" -v -V -C 10 -S 64)
 		snap
 		pair_run "$name" 60 cm
 		check_format "$name" "$kind"
