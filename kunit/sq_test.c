@@ -35,7 +35,7 @@ static void *sroce_ut_copies(struct kunit *test, struct sroce_qp *qp, u32 mask)
 /* A user QP of a 256-slot SQ whose window is 16 copies, none in use */
 static struct sroce_qp *sroce_ut_qp(struct kunit *test)
 {
-	struct sroce_qp *qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	struct sroce_qp *qp = kunit_kzalloc(test, SROCE_QP_OBJ_SIZE, GFP_KERNEL);
 	struct sroce_dev *sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, qp);
@@ -165,22 +165,23 @@ static void sroce_sq_copies_grow_held(struct kunit *test)
 }
 
 /*
- * The first window in the QP itself, two copies of two-SGE WQEs: growing
- * moves them out, and the QP's own bytes are not freed (KASAN).
+ * The first window in the QP itself, two copies of two-SGE WQEs across
+ * the ring's wrap: growing moves them out, and the QP's own bytes are
+ * not freed (KASAN).
  */
 static void sroce_sq_copies_grow_embedded(struct kunit *test)
 {
 	struct sroce_qp *qp = sroce_ut_qp(test);
 
 	kvfree(qp->swqe);
-	KUNIT_ASSERT_GE(test, (size_t)SROCE_SQ_COPIES_EMBED, 2 * qp->swqe_stride);
 	qp->swqe = qp->swqe_embed;
+	KUNIT_ASSERT_GE(test, (size_t)SROCE_SQ_COPIES_EMBED, 2 * qp->swqe_stride);
 	qp->swqe_mask = 1;
-	sroce_ut_fill(qp, 254, 255, true);
+	sroce_ut_fill(qp, 255, 0, true);
 	sroce_sq_grow_copies(qp);
+	KUNIT_ASSERT_PTR_NE(test, qp->swqe, (void *)qp->swqe_embed);
 	KUNIT_EXPECT_EQ(test, qp->swqe_mask, 3U);
-	KUNIT_EXPECT_PTR_NE(test, qp->swqe, (void *)qp->swqe_embed);
-	sroce_ut_expect(test, qp, 254, 255, true);
+	sroce_ut_expect(test, qp, 255, 0, true);
 	sroce_ut_free(qp);
 }
 

@@ -60,8 +60,8 @@ static_assert(offsetof(struct rxe_sge, length) ==
 static_assert(offsetof(struct rxe_sge, lkey) == offsetof(struct ib_sge, lkey));
 /*
  * A copy of a WQE from a 256-byte slot (one SGE or 48 bytes inline) takes
- * 128 bytes on 64-bit: a full window of them is four pages, the first four
- * copies fit kmalloc's 512-byte class.  Its status is an IB_WC_* in a byte.
+ * 128 bytes on 64-bit: a full window of them is four pages, the first two
+ * fit in the QP's own object.  Its status is an IB_WC_* in a byte.
  */
 static_assert(sizeof(struct sroce_swqe) <= 80);
 static_assert(IB_WC_GENERAL_ERR <= U8_MAX);
@@ -1164,21 +1164,18 @@ static void sroce_swqe_free(struct sroce_qp *qp, void *copies)
 		kvfree(copies);
 }
 
-/*
- * ib_core allocates the QP (kzalloc() of its size): the embedded first
- * copies are only free while the QP stays in kmalloc's 2 KiB class.
- * Lock debugging grows every lock, and the QP past it; those builds are
- * not measured.
- */
-static_assert(sizeof(spinlock_t) > 4 || sizeof(struct sroce_qp) <= 2048);
+/* the embedded copies never move the QP to a larger kmalloc class */
+static_assert(sizeof(struct sroce_qp) + SROCE_SQ_COPIES_EMBED <=
+	      roundup_pow_of_two(sizeof(struct sroce_qp)));
 
 /*
  * The kernel's send WQEs, each with room for its SGEs/inline data: a
  * kernel QP posts into them, one per slot.  A user QP's requester copies
  * the WQEs it fetches into them: a window that starts in the QP itself
- * (two one-SGE WQEs in SROCE_SQ_COPIES_EMBED bytes) or, for WQEs too
- * large for that, at what fits kmalloc's 512-byte class, and doubles
- * whenever the requester finds it full, up to the SQ or SROCE_SQ_COPIES
+ * (two one-SGE WQEs in SROCE_SQ_COPIES_EMBED bytes) or, for WQEs that
+ * do not fit there, at what fits kmalloc's 512-byte class (one at
+ * least), and doubles whenever the requester finds it full, up to the SQ
+ * or SROCE_SQ_COPIES
  * (sroce_sq_grow_copies()).  A QP that keeps one or two WQEs in flight,
  * as request/response traffic does, costs the kernel nothing more for
  * them however deep its SQ.

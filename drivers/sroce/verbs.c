@@ -62,7 +62,9 @@ const struct ib_device_ops sroce_verbs_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_ah, sroce_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, sroce_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, sroce_pd, ibpd),
-	INIT_RDMA_OBJ_SIZE(ib_qp, sroce_qp, ibqp),
+	/* INIT_RDMA_OBJ_SIZE's, with the embedded first WQE copies (qp.h) */
+	.size_ib_qp = SROCE_QP_OBJ_SIZE +
+		      BUILD_BUG_ON_ZERO(offsetof(struct sroce_qp, ibqp)),
 	INIT_RDMA_OBJ_SIZE(ib_srq, sroce_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, sroce_ucontext, ibuc),
 	INIT_RDMA_OBJ_SIZE(ib_mw, sroce_mw, ibmw),

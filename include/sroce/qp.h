@@ -46,6 +46,8 @@
 
 #include <linux/completion.h>
 #include <linux/list.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/rhashtable-types.h>
@@ -86,16 +88,11 @@ struct sroce_pkt;
  * UC and UD WQEs retire right after the run that sent them.  The window
  * starts in the QP itself (SROCE_SQ_COPIES_EMBED bytes: two one-SGE
  * WQEs, as much as request/response traffic keeps in flight), or at what
- * fits SROCE_SQ_COPIES_FIRST bytes for larger WQEs, and grows to this as
- * the QP uses it.
+ * fits SROCE_SQ_COPIES_FIRST bytes for WQEs that do not fit there, and
+ * grows to this as the QP uses it.
  */
 #define SROCE_SQ_COPIES		128
 #define SROCE_SQ_COPIES_FIRST	512
-/*
- * What struct sroce_qp leaves of kmalloc's 2 KiB class, rounded down:
- * the first copies cost nothing there (see the assertion in qp.c).
- */
-#define SROCE_SQ_COPIES_EMBED	256
 /* Requester asks for an ACK at least this often within a message */
 #define SROCE_ACKREQ_INTERVAL	64
 /* Requester packets built per sroce_req_kick() before it yields */
@@ -555,8 +552,8 @@ struct sroce_qp_ref {
  *	without a lock, by compare and exchange)
  * @rp: its DCQCN reaction point (rp.c), under its own lock
  * @swqe_embed: a user QP's first copies when they fit (@swqe points here
- *	until the window grows); in what the QP leaves of its
- *	kmalloc class
+ *	until the window grows): SROCE_SQ_COPIES_EMBED bytes past the
+ *	struct, in what the QP leaves of its kmalloc class
  */
 struct sroce_qp {
 	struct ib_qp ibqp;
@@ -611,8 +608,25 @@ struct sroce_qp {
 	struct delayed_work flush_work;
 	atomic64_t np_last_cnp_ns;
 	struct sroce_qp_rp rp;
-	u8 swqe_embed[SROCE_SQ_COPIES_EMBED] __aligned(8);
+	u8 swqe_embed[] __aligned(__alignof__(struct sroce_swqe));
 };
+
+/*
+ * ib_core allocates a QP with kzalloc() (size_ib_qp): above 1 KiB,
+ * kmalloc rounds up to a power of two.  What struct sroce_qp leaves of
+ * that, at most SROCE_SQ_COPIES_EMBED_MAX bytes, is allocated with it
+ * as @swqe_embed: the first WQE copies cost nothing there.  256 bytes on
+ * x86_64; less, or none, where locks are larger (PREEMPT_RT), and the QP
+ * never moves to a larger class for them.
+ */
+#define SROCE_SQ_COPIES_EMBED_MAX	256
+#define SROCE_QP_SLACK	(roundup_pow_of_two(sizeof(struct sroce_qp)) - \
+			 sizeof(struct sroce_qp))
+#define SROCE_SQ_COPIES_EMBED						\
+	MIN_T(size_t, SROCE_QP_SLACK &					\
+		      ~(size_t)(__alignof__(struct sroce_swqe) - 1),	\
+	      SROCE_SQ_COPIES_EMBED_MAX)
+#define SROCE_QP_OBJ_SIZE	(sizeof(struct sroce_qp) + SROCE_SQ_COPIES_EMBED)
 
 static inline struct sroce_qp *to_sqp(struct ib_qp *ibqp)
 {
