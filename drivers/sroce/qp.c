@@ -1254,13 +1254,16 @@ void sroce_sq_grow_copies(struct sroce_qp *qp)
 	grow = mask < qp->swqe_max_mask;
 	if (!grow)
 		qp->req.copies_grow = false;
+	/* a requester running elsewhere asks again when it stops */
+	if (qp->req.running || qp->dead)
+		grow = false;
 	spin_unlock_bh(&qp->sq_lock);
 	if (!grow)
 		return;
 
 	copies = sroce_swqe_alloc(qp, mask * 2 + 1);
 	spin_lock_bh(&qp->sq_lock);
-	/* a requester running elsewhere asks again when it stops */
+	/* or one that began while we allocated */
 	if (!copies || qp->dead || qp->req.running || qp->swqe_mask != mask) {
 		if (!copies)
 			qp->req.copies_grow = false;
