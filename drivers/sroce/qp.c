@@ -1175,10 +1175,9 @@ static_assert(sizeof(struct sroce_qp) + SROCE_SQ_COPIES_EMBED <=
  * (two one-SGE WQEs in SROCE_SQ_COPIES_EMBED bytes) or, for WQEs that
  * do not fit there, at what fits kmalloc's 512-byte class (one at
  * least), and doubles whenever the requester finds it full, up to the SQ
- * or SROCE_SQ_COPIES
- * (sroce_sq_grow_copies()).  A QP that keeps one or two WQEs in flight,
- * as request/response traffic does, costs the kernel nothing more for
- * them however deep its SQ.
+ * or SROCE_SQ_COPIES (sroce_sq_grow_copies()).  A QP that keeps one or
+ * two WQEs in flight, as request/response traffic does, costs the kernel
+ * nothing more for them however deep its SQ.
  */
 static int sroce_qp_init_swqe(struct sroce_qp *qp)
 {
