@@ -1184,27 +1184,25 @@ static int sroce_qp_init_swqe(struct sroce_qp *qp)
 	size_t tail = max_t(size_t, qp->max_send_sge * sizeof(struct ib_sge),
 			    qp->max_inline);
 	size_t first;
+	bool embed;
 
 	qp->swqe_stride = ALIGN(sizeof(struct sroce_swqe) + tail,
 				__alignof__(struct sroce_swqe));
-	if (!qp->user) {
-		qp->swqe_max_mask = qp->sq_mask;
-		qp->swqe_mask = qp->sq_mask;
-		qp->swqe = sroce_swqe_alloc(qp, qp->swqe_mask);
-		return qp->swqe ? 0 : -ENOMEM;
-	}
-	qp->swqe_max_mask = min_t(u32, qp->sq_mask, SROCE_SQ_COPIES - 1);
-	first = SROCE_SQ_COPIES_EMBED / qp->swqe_stride;
-	if (first) {
+	if (qp->user) {
+		qp->swqe_max_mask = min_t(u32, qp->sq_mask, SROCE_SQ_COPIES - 1);
+		first = SROCE_SQ_COPIES_EMBED / qp->swqe_stride;
+		embed = first > 0;
+		if (!embed)
+			first = max_t(size_t, SROCE_SQ_COPIES_FIRST /
+					      qp->swqe_stride, 1);
 		qp->swqe_mask = min_t(u32, qp->swqe_max_mask,
 				      rounddown_pow_of_two(first) - 1);
-		qp->swqe = qp->swqe_embed;
-		return 0;
+	} else {
+		embed = false;
+		qp->swqe_max_mask = qp->sq_mask;
+		qp->swqe_mask = qp->sq_mask;
 	}
-	first = max_t(size_t, SROCE_SQ_COPIES_FIRST / qp->swqe_stride, 1);
-	qp->swqe_mask = min_t(u32, qp->swqe_max_mask,
-			      rounddown_pow_of_two(first) - 1);
-	qp->swqe = sroce_swqe_alloc(qp, qp->swqe_mask);
+	qp->swqe = embed ? qp->swqe_embed : sroce_swqe_alloc(qp, qp->swqe_mask);
 	return qp->swqe ? 0 : -ENOMEM;
 }
 
