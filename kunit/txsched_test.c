@@ -283,6 +283,53 @@ static void sroce_txroom_slot_per_queue(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sroce_txroom_slot(5, 0), 5U);
 }
 
+/*
+ * A qdisc's rate is what it sent between two times it was found full, no
+ * closer than SROCE_TXROOM_RATE_MIN_NS and no further than
+ * SROCE_TXROOM_RATE_MAX_NS apart, each interval a quarter of the
+ * estimate; the wait is what stands over the room at that rate, capped.
+ * An empty qdisc starts the next interval afresh; another qdisc in its
+ * place forgets the rate.
+ */
+static void sroce_txroom_times_room(struct kunit *test)
+{
+	const unsigned long tbf = 0x1000, other = 0x2000;
+	const u64 ms = NSEC_PER_MSEC;
+	struct sroce_txroom r;
+
+	sroce_txroom_init(&r);
+	KUNIT_EXPECT_EQ(test, sroce_txroom_wait_ns(&r, 2 * SROCE_TXROOM_INIT), 0ULL);
+	sroce_txroom_clock(&r, tbf, 10 * ms, 1000000);
+	sroce_txroom_clock(&r, tbf, 10 * ms + ms / 2, 1001250);
+	KUNIT_EXPECT_EQ(test, r.rate, 0ULL);
+	/* 5000 bytes in the 2 ms since the first: 20 Mb/s */
+	sroce_txroom_clock(&r, tbf, 12 * ms, 1005000);
+	KUNIT_EXPECT_EQ(test, r.rate, 2500000ULL);
+	KUNIT_EXPECT_EQ(test, sroce_txroom_wait_ns(&r, SROCE_TXROOM_INIT + 4095),
+			1638400ULL);
+	KUNIT_EXPECT_EQ(test, sroce_txroom_wait_ns(&r, SROCE_TXROOM_INIT - 1), 0ULL);
+	/* 7.5 MB/s over the next 2 ms: a quarter of the way there */
+	sroce_txroom_clock(&r, tbf, 14 * ms, 1020000);
+	KUNIT_EXPECT_EQ(test, r.rate, 3750000ULL);
+	KUNIT_EXPECT_EQ(test, sroce_txroom_wait_ns(&r, SROCE_TXROOM_MAX),
+			(u64)SROCE_TXROOM_WAIT_MAX_NS);
+
+	/* the interval across an empty qdisc is not measured */
+	sroce_txroom_idle(&r);
+	sroce_txroom_clock(&r, tbf, 20 * ms, 1030000);
+	KUNIT_EXPECT_EQ(test, r.rate, 3750000ULL);
+	sroce_txroom_clock(&r, tbf, 22 * ms, 1035000);
+	KUNIT_EXPECT_EQ(test, r.rate, 3437500ULL);
+	/* nor one too long */
+	sroce_txroom_clock(&r, tbf, 22 * ms + SROCE_TXROOM_RATE_MAX_NS + 1,
+			   1035000 + 2000000);
+	KUNIT_EXPECT_EQ(test, r.rate, 3437500ULL);
+
+	sroce_txroom_clock(&r, other, 200 * ms, 5000);
+	KUNIT_EXPECT_EQ(test, r.rate, 0ULL);
+	KUNIT_EXPECT_EQ(test, sroce_txroom_wait_ns(&r, 2 * SROCE_TXROOM_INIT), 0ULL);
+}
+
 /* A flow of the DRR inside a priority: a list of packet lengths */
 struct fake_flow {
 	struct sroce_txflow drr;
@@ -444,6 +491,7 @@ static struct kunit_case sroce_txsched_cases[] = {
 	KUNIT_CASE(sroce_txroom_grows),
 	KUNIT_CASE(sroce_txroom_drop_caps),
 	KUNIT_CASE(sroce_txroom_slot_per_queue),
+	KUNIT_CASE(sroce_txroom_times_room),
 	KUNIT_CASE(sroce_txflows_newcomer_next_round),
 	KUNIT_CASE(sroce_txflows_fair_in_bytes),
 	KUNIT_CASE(sroce_txflows_peek_keeps_place),

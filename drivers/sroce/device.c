@@ -216,6 +216,7 @@ static const struct rdma_stat_desc sroce_counter_desc[SROCE_NUM_COUNTERS] = {
 	[SROCE_CNT_RX_FRAGMENTED]	= { .name = "rx_fragmented_packets" },
 	[SROCE_CNT_SQ_COPIES_FULL]	= { .name = "sq_copies_full" },
 	[SROCE_CNT_SQ_COPIES_GROWN]	= { .name = "sq_copies_grown" },
+	[SROCE_CNT_TX_RETRY_PASSES]	= { .name = "tx_retry_passes" },
 	/* named as mlx5 names its per-priority Ethernet counters */
 	[SROCE_CNT_TX_PRIO0_PACKETS + 0] = { .name = "tx_prio0_packets" },
 	[SROCE_CNT_TX_PRIO0_PACKETS + 1] = { .name = "tx_prio1_packets" },

@@ -30,7 +30,10 @@
  * room of bytes (txsched.h: a shaper never stops the queue, it drops), is
  * skipped and its packet kept, so it never piles up in the qdisc where it
  * would be dropped, and the other priorities go on.  Such priorities are
- * retried by an hrtimer, and by every later send to the context.  So is
+ * retried by an hrtimer, and by every later send to the context: for a
+ * full qdisc, once it will have room at the rate it has been seen to send;
+ * for a stopped queue, polled with a back-off, as nothing tells when it
+ * wakes.  So is
  * a priority that a PFC frame received by sroce itself paused (pfc.h:
  * links whose netdev does not act on them), until its pause ends or an
  * XON frame arrives.
@@ -68,6 +71,7 @@
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/udp.h>
 #include <linux/workqueue.h>
 #include <net/dsfield.h>
@@ -111,7 +115,7 @@
 #define SROCE_TX_MAX_CTX	8
 /* FIFO numbers (struct sroce_tx_waiter @queue) of one context */
 #define SROCE_TX_CTX_QUEUES	(SROCE_NUM_PRIO * SROCE_TX_FLOWS)
-/* Retry of stopped netdev queues, doubled while nothing can be sent */
+/* Polling of stopped netdev queues, doubled while nothing can be sent */
 #define SROCE_TX_RETRY_MIN_NS	(20 * NSEC_PER_USEC)
 #define SROCE_TX_RETRY_MAX_NS	(160 * NSEC_PER_USEC)
 /* Hop limits for an AV that has none */
@@ -164,9 +168,12 @@ struct sroce_tx_prio {
  * @ctl: congestion notifications, served before @prio
  * @sched: which priority sends next
  * @pfc: the pause clock of the priorities PFC frames paused
- * @held_stopped: the last pick held a priority back for a stopped netdev
- *	queue or a full qdisc, which nothing tells us about when it drains
- * @held_qdisc: of these, for full qdiscs: a bit per @room held for
+ * @held_polled: the last pick held a priority back for a stopped netdev
+ *	queue, or a full qdisc whose rate is not known yet: nothing tells
+ *	when either drains, so the retry timer polls
+ * @held_qdisc: the last pick held priorities back for full qdiscs: a bit
+ *	per @room held for
+ * @room_at: of these, the first time one will have room at its rate, or 0
  * @room: how much the qdisc above each netdev queue may hold before the
  *	priorities sending through it are held back (txsched.h); a
  *	shaper on one queue limits no other
@@ -174,8 +181,8 @@ struct sroce_tx_prio {
  *	draining context touches it
  * @draining: a context is moving packets to the netdev
  * @dead: sroce_tx_fini() has begun: nothing is queued or rearmed
- * @retry_ns: current delay of @retry_timer
- * @retry_timer: retries priorities held back by stopped netdev queues
+ * @retry_ns: current delay of @retry_timer while it polls
+ * @retry_timer: looks at held priorities again (sroce_tx_arm_retry())
  * @wq: runs @work (the device's, struct sroce_txdev)
  * @work: continues long drains and wakes waiters
  * @waking: the waiter whose ->wake() @work is running, or NULL
@@ -190,8 +197,9 @@ struct sroce_tx {
 	struct sk_buff_head ctl;
 	struct sroce_txsched sched;
 	struct sroce_pfc_state pfc;
-	bool held_stopped;
+	bool held_polled;
 	u16 held_qdisc;
+	u64 room_at;
 	struct sroce_txroom room[SROCE_TXROOM_SLOTS];
 	unsigned int requeues;
 	bool draining;
@@ -699,6 +707,25 @@ static u32 sroce_tx_qdisc_backlog(struct netdev_queue *txq)
 	return READ_ONCE(q->qstats.backlog);
 }
 
+/*
+ * Bytes the qdisc above @txq has sent down in all, for its rate; only
+ * asked of qdiscs sroce_tx_qdisc_backlog() reads.  Context: BH disabled.
+ */
+static u64 sroce_tx_qdisc_sent(struct netdev_queue *txq)
+{
+	typeof(*txq->qdisc) __kernel *q = rcu_dereference_bh(txq->qdisc);
+	unsigned int start;
+	u64 sent;
+
+	if (!q)
+		return 0;
+	do {
+		start = u64_stats_fetch_begin(&q->bstats.syncp);
+		sent = u64_stats_read(&q->bstats.bytes);
+	} while (u64_stats_fetch_retry(&q->bstats.syncp, start));
+	return sent;
+}
+
 /* Which qdisc is above @txq, for telling it from its successor */
 static unsigned long sroce_tx_qdisc_id(struct netdev_queue *txq)
 {
@@ -715,6 +742,25 @@ static unsigned int sroce_tx_room_of(const struct sroce_tx *tx,
 }
 
 /*
+ * Under tx->lock: the qdisc above @txq holds @backlog bytes, its room or
+ * more.  Look again once it will hold less at the rate it sends
+ * (txsched.h); until that rate is known, poll.
+ */
+static void sroce_tx_time_room(struct sroce_tx *tx, struct sroce_txroom *room,
+			       struct netdev_queue *txq, u32 backlog)
+{
+	u64 now = ktime_get_ns(), wait;
+
+	sroce_txroom_clock(room, sroce_tx_qdisc_id(txq), now,
+			   sroce_tx_qdisc_sent(txq));
+	wait = sroce_txroom_wait_ns(room, backlog);
+	if (!wait)
+		tx->held_polled = true;
+	else if (!tx->room_at || now + wait < tx->room_at)
+		tx->room_at = now + wait;
+}
+
+/*
  * Under tx->lock: may the head packet @skb of a priority go down now?
  * *@was_held has the bit of each room the previous pick held a priority
  * for: its qdisc empty now means the room was too small for the retry
@@ -728,9 +774,13 @@ static enum sroce_tx_hold sroce_tx_hold(struct sroce_tx *tx,
 	struct sroce_txroom *room = &tx->room[r];
 	u32 backlog;
 
-	if (netif_xmit_frozen_or_stopped(txq))
+	if (netif_xmit_frozen_or_stopped(txq)) {
+		tx->held_polled = true;
 		return SROCE_TX_HOLD_STOPPED;
+	}
 	backlog = sroce_tx_qdisc_backlog(txq);
+	if (!backlog)
+		sroce_txroom_idle(room);
 	if (*was_held & BIT(r)) {
 		if (backlog)
 			sroce_txroom_fed(room);
@@ -741,6 +791,7 @@ static enum sroce_tx_hold sroce_tx_hold(struct sroce_tx *tx,
 	if (!sroce_txroom_full(room, backlog))
 		return SROCE_TX_GO;
 	tx->held_qdisc |= BIT(r);
+	sroce_tx_time_room(tx, room, txq, backlog);
 	return SROCE_TX_HOLD_QDISC;
 }
 
@@ -772,7 +823,7 @@ static struct sk_buff *sroce_tx_pick_ctl(struct sroce_tx *tx, u8 pfc)
 	stopped = netif_xmit_frozen_or_stopped(sroce_tx_txq(tx->sdev->ndev, skb));
 	rcu_read_unlock();
 	if (stopped) {
-		tx->held_stopped = true;
+		tx->held_polled = true;
 		return NULL;
 	}
 	return __skb_dequeue(&tx->ctl);
@@ -831,8 +882,9 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
 
 	if (sroce_pfc_next_end(&tx->pfc))
 		pfc = sroce_pfc_paused(&tx->pfc, ktime_get_ns());
-	tx->held_stopped = false;
+	tx->held_polled = false;
 	tx->held_qdisc = 0;
+	tx->room_at = 0;
 	skb = sroce_tx_pick_ctl(tx, pfc);
 	*ctl = !!skb;
 	if (skb)
@@ -854,7 +906,6 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
 		hold = sroce_tx_hold(tx, skb, &was_held);
 		if (hold != SROCE_TX_GO) {
 			paused |= BIT(p);
-			tx->held_stopped = true;
 			sroce_tx_defer(tx, q, p, hold);
 		}
 	}
@@ -1042,9 +1093,10 @@ static bool sroce_tx_pending(const struct sroce_tx *tx)
 }
 
 /*
- * Under tx->lock: retry after tx->retry_ns while a stopped netdev queue
- * holds a priority back, else when the first PFC pause ends.  A timer
- * already set to fire as early stays.
+ * Under tx->lock: look at the held priorities again when the first of
+ * them may go: a PFC pause at its end, a full qdisc whose rate is known
+ * when it will have room, and anything else (a stopped netdev queue)
+ * after tx->retry_ns.  A timer already set to fire as early stays.
  */
 static void sroce_tx_arm_retry(struct sroce_tx *tx)
 {
@@ -1052,7 +1104,13 @@ static void sroce_tx_arm_retry(struct sroce_tx *tx)
 	u64 slack = tx->retry_ns / 4, end;
 
 	end = sroce_pfc_next_end(&tx->pfc);
-	if (end && (!tx->held_stopped || end < at)) {
+	if (!tx->held_polled && (tx->room_at || end))
+		at = U64_MAX;
+	if (tx->room_at && tx->room_at < at) {
+		at = max(tx->room_at, now + SROCE_TX_RETRY_MIN_NS);
+		slack = (at - now) / 4;
+	}
+	if (end && end < at) {
 		/* a pause is timed: end it on time */
 		at = max(end, now);
 		slack = SROCE_TX_RETRY_MIN_NS / 4;
@@ -1192,6 +1250,7 @@ static enum hrtimer_restart sroce_tx_retry(struct hrtimer *timer)
 {
 	struct sroce_tx *tx = container_of(timer, struct sroce_tx, retry_timer);
 
+	sroce_stats_inc(tx->sdev, SROCE_CNT_TX_RETRY_PASSES);
 	sroce_tx_drain(tx, SROCE_TX_CTX_TIMER);
 	return HRTIMER_NORESTART;
 }

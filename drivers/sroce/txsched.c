@@ -7,6 +7,7 @@
  */
 #include <linux/bits.h>
 #include <linux/errno.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 
@@ -214,6 +215,8 @@ void sroce_txroom_init(struct sroce_txroom *r)
 	r->ceiling = SROCE_TXROOM_MAX;
 	r->dropper = 0;
 	r->starved = 0;
+	r->seen = false;
+	r->rate = 0;
 }
 
 /* Does a qdisc holding @backlog bytes take no more packets? */
@@ -265,4 +268,53 @@ void sroce_txroom_dropped(struct sroce_txroom *r, unsigned long qdisc)
 	r->ceiling = r->room;
 	r->dropper = qdisc;
 	r->starved = 0;
+}
+
+/* The qdisc was found empty: no interval its rate is measured over may span this */
+void sroce_txroom_idle(struct sroce_txroom *r)
+{
+	r->seen = false;
+}
+
+/*
+ * @qdisc was found full at @now, having sent @sent bytes in all: the end
+ * of an interval its rate is measured over, if one began long enough ago
+ * and not too long, and the start of the next.  Another qdisc in its place
+ * has another rate.
+ */
+void sroce_txroom_clock(struct sroce_txroom *r, unsigned long qdisc, u64 now,
+			u64 sent)
+{
+	u64 dt = now - r->seen_ns, rate;
+
+	if (r->seen && r->seen_qdisc != qdisc) {
+		r->seen = false;
+		r->rate = 0;
+	}
+	if (r->seen && dt < SROCE_TXROOM_RATE_MIN_NS)
+		return;
+	if (r->seen && dt <= SROCE_TXROOM_RATE_MAX_NS && sent >= r->seen_bytes) {
+		rate = mul_u64_u64_div_u64(sent - r->seen_bytes, NSEC_PER_SEC,
+					   dt);
+		r->rate = r->rate ? (3 * r->rate + rate) / 4 : rate;
+	}
+	r->seen = true;
+	r->seen_ns = now;
+	r->seen_bytes = sent;
+	r->seen_qdisc = qdisc;
+}
+
+/*
+ * How long a qdisc holding @backlog bytes takes, at its rate, to hold less
+ * than its room; 0 when it already does or its rate is not known.
+ */
+u64 sroce_txroom_wait_ns(const struct sroce_txroom *r, u32 backlog)
+{
+	u64 over;
+
+	if (!r->rate || backlog < r->room)
+		return 0;
+	over = backlog - r->room + 1;
+	return min_t(u64, mul_u64_u64_div_u64(over, NSEC_PER_SEC, r->rate),
+		     SROCE_TXROOM_WAIT_MAX_NS);
 }

@@ -60,6 +60,7 @@ enum sroce_counter {
 	SROCE_CNT_RX_FRAGMENTED,	/* payload read from the skb's fragments */
 	SROCE_CNT_SQ_COPIES_FULL,	/* a requester waited for a WQE copy */
 	SROCE_CNT_SQ_COPIES_GROWN,	/* a QP's window of WQE copies doubled */
+	SROCE_CNT_TX_RETRY_PASSES,	/* the retry timer looked at held priorities */
 	/* what tx_packets and tx_bytes count, per priority 0..7 */
 	SROCE_CNT_TX_PRIO0_PACKETS,
 	SROCE_CNT_TX_PRIO0_BYTES = SROCE_CNT_TX_PRIO0_PACKETS + SROCE_STATS_NUM_PRIO,

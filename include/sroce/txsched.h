@@ -14,6 +14,7 @@
 #define SROCE_TXSCHED_H
 
 #include <linux/list.h>
+#include <linux/time64.h>
 #include <linux/types.h>
 
 #define SROCE_NUM_PRIO		8
@@ -66,6 +67,22 @@ struct sroce_txsched {
  */
 #define SROCE_TXROOM_SLOTS	16
 
+/*
+ * A full qdisc tells nobody when it has room again; the tx layer looks
+ * again from a timer.  Rather than poll, it fires when the qdisc, at the
+ * rate it has been seen to send, will have sent what stands over its
+ * room.  That rate is the qdisc's count of bytes sent between two times
+ * it was seen full, at least SROCE_TXROOM_RATE_MIN_NS apart (a shaper
+ * sends whole packets: a shorter interval is mostly rounding) and at most
+ * SROCE_TXROOM_RATE_MAX_NS (a longer one may hide a time the qdisc was
+ * empty, and understate it); each such interval moves the estimate a
+ * quarter of the way.  A wait is at most SROCE_TXROOM_WAIT_MAX_NS, so an
+ * estimate gone stale costs a late look, not a stalled priority.
+ */
+#define SROCE_TXROOM_RATE_MIN_NS	(1 * NSEC_PER_MSEC)
+#define SROCE_TXROOM_RATE_MAX_NS	(100 * NSEC_PER_MSEC)
+#define SROCE_TXROOM_WAIT_MAX_NS	(10 * NSEC_PER_MSEC)
+
 /**
  * struct sroce_txroom - the room of the qdisc above one netdev queue
  * @room: bytes a qdisc may hold before its priorities are held back
@@ -73,12 +90,23 @@ struct sroce_txsched {
  * @dropper: identifies the qdisc that last dropped a packet (its address,
  *	never dereferenced); 0 for none
  * @starved: times in a row the qdisc was found empty after a hold
+ * @seen: @seen_ns, @seen_bytes and @seen_qdisc hold a time the qdisc was
+ *	seen full, and no time since found it empty
+ * @seen_ns: when
+ * @seen_bytes: the bytes it had sent by then
+ * @seen_qdisc: which qdisc it was, named as @dropper is
+ * @rate: bytes per second it sends while it holds packets; 0 for unknown
  */
 struct sroce_txroom {
 	u32 room;
 	u32 ceiling;
 	unsigned long dropper;
 	u8 starved;
+	bool seen;
+	u64 seen_ns;
+	u64 seen_bytes;
+	unsigned long seen_qdisc;
+	u64 rate;
 };
 
 /*
@@ -132,6 +160,10 @@ void sroce_txroom_starved(struct sroce_txroom *r, unsigned long qdisc);
 void sroce_txroom_fed(struct sroce_txroom *r);
 void sroce_txroom_dropped(struct sroce_txroom *r, unsigned long qdisc);
 unsigned int sroce_txroom_slot(unsigned int queue, unsigned int nctx);
+void sroce_txroom_idle(struct sroce_txroom *r);
+void sroce_txroom_clock(struct sroce_txroom *r, unsigned long qdisc, u64 now,
+			u64 sent);
+u64 sroce_txroom_wait_ns(const struct sroce_txroom *r, u32 backlog);
 
 void sroce_txsched_init(struct sroce_txsched *s);
 int sroce_txsched_set(struct sroce_txsched *s, const u8 tsa[SROCE_NUM_PRIO],

@@ -50,10 +50,11 @@ ets_cases=(
 prog=/tmp/rdma_verify
 verify_build "$prog" "$verify_max"
 # the rig and the second shaper; per tool completion, the qdiscs and the
-# transport; rdma_verify's build and cases, the same two; held back; per
+# transport; rdma_verify's build and cases, the same two; held back, and
+# looked at again once a packet or so; per
 # ETS case its two runs and the share; the flows: the idle latency run,
 # the bulk and the latency runs beside it, the latency
-t_plan $((2 + $(words "$bw_tools") * 3 + 1 + per_verify + 2 + 1 + ${#ets_cases[@]} * 3 + 4))
+t_plan $((2 + $(words "$bw_tools") * 3 + 1 + per_verify + 2 + 2 + ${#ets_cases[@]} * 3 + 4))
 
 # The shapers' watchdogs and the receive path run in softirq.  With both
 # vCPUs busy polling for perftest, the kernel defers that work to
@@ -85,6 +86,14 @@ counters() {
 }
 
 TRANSPORT=(retransmits ack_timeouts tx_drops tx_requeued seq_nak_sent tx_deferred tx_queue_full)
+
+# shaped_packets: what the two shapers sent so far
+shaped_packets() {
+	local n1 n2
+	n1=$(ip netns exec ns1 tc -s qdisc show dev n1 | awk '/Sent/ { print $4; exit }')
+	n2=$(ip netns exec ns2 tc -s qdisc show dev n2 | awk '/Sent/ { print $4; exit }')
+	echo $((${n1:-0} + ${n2:-0}))
+}
 # t_clean NAME DROPS_BEFORE "COUNTERS_BEFORE" [responder]: the shapers
 # dropped nothing and the transport repaired nothing since.  With
 # "responder" (READs: the data waits in the responder's queue, where the
@@ -116,6 +125,8 @@ t_clean() {
 }
 
 deferred0=$(counters tx_deferred)
+passes0=$(counters tx_retry_passes)
+shaped0=$(shaped_packets)
 port=18700
 for tool in $bw_tools; do
 	d0=$(qdisc_drops) c0=$(counters "${TRANSPORT[@]}")
@@ -169,6 +180,18 @@ if [ "$deferred" -gt 0 ]; then
 else
 	t_fail "sroce held packets back for the shapers" "tx_deferred did not move"
 fi
+# A held priority is looked at again when its shaper, at the rate it was
+# seen to send, has room: 0.63 times a packet the shapers sent in the
+# run of 2026-12-06, where polling every 20 to 160 us looked 2.57 times.
+passes=$(($(counters tx_retry_passes) - passes0))
+shaped=$(($(shaped_packets) - shaped0))
+name="the retry timer looked again fewer times than the shapers sent packets"
+if [ "$shaped" -gt 0 ] && [ "$passes" -lt "$shaped" ]; then
+	t_ok "$name"
+else
+	t_fail "$name" "$passes looks for $shaped packets"
+fi
+log "tx_retry_passes +$passes for $shaped packets sent by the shapers"
 
 # --- ETS ----------------------------------------------------------------------
 

@@ -29,7 +29,7 @@
 #    pool share the host, and two idle runs alone differ by more (medians
 #    of 125 and 230 us, p99s of 273 and 710 us seen).
 # All runs sleep on events rather than poll, so that their pollers do not
-# take turns on the guest's two CPUs.
+# take turns on the guest's one CPU.
 set -u
 # shellcheck source=scripts/tests/sroce-lib.sh
 . "$SROCE_REPO/scripts/tests/sroce-lib.sh"
@@ -76,18 +76,27 @@ timeout 200 ip netns exec ns1 ib_send_bw -d sroce1 -x "$ga" "${args[@]}" 198.51.
 	>/tmp/iso.bulk.cli 2>&1 &
 bcli=$!
 sleep 3
-# tbf_sent: the shaper's clock (ns) and the bytes it has sent
+# tbf_sent: the shaper's clock (ns), the bytes and the packets it has sent
 tbf_sent() {
 	echo "$(date +%s%N) $(ip netns exec ns1 tc -s qdisc show dev n1 parent 100:1 |
-		awk '$1 == "Sent" { print $2; exit }')"
+		awk '$1 == "Sent" { print $2, $4; exit }')"
 }
-read -r t0 sent0 <<<"$(tbf_sent)"
+# cpu_sample: the guest's busy and idle jiffies, and its hrtimer softirqs
+cpu_sample() {
+	echo "$(awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat)" \
+		"$(awk '$1 == "HRTIMER:" { for (i = 2; i <= NF; i++) s += $i; print s }' /proc/softirqs)"
+}
+passes0=$(counter sroce1 tx_retry_passes)
+read -r busy0 idle0 hrt0 <<<"$(cpu_sample)"
+read -r t0 sent0 pkts0 <<<"$(tbf_sent)"
 hi=$(veth_send_lat iso.sl3 18902 "$ga" "$gb" -S 3 "${lat_args[@]}")
 hi_rc=$?
 lo=$(veth_send_lat iso.sl0 18903 "$ga" "$gb" -S 0 "${lat_args[@]}")
 lo_rc=$?
-read -r t1 sent1 <<<"$(tbf_sent)"
+read -r t1 sent1 pkts1 <<<"$(tbf_sent)"
+read -r busy1 idle1 hrt1 <<<"$(cpu_sample)"
 deferred=$(($(counter sroce1 tx_deferred) - deferred0))
+passes=$(($(counter sroce1 tx_retry_passes) - passes0))
 if kill -0 "$bcli" 2>/dev/null && kill -0 "$bsrv" 2>/dev/null; then
 	t_ok "a saturating ib_send_bw on SL 0 ran through both latency runs"
 else
@@ -96,7 +105,10 @@ else
 fi
 kill "$bcli" "$bsrv" 2>/dev/null
 wait "$bcli" "$bsrv" 2>/dev/null
-log "bulk: tx_deferred +$deferred"
+log "bulk: tx_deferred +$deferred; tx_retry_passes +$passes while the tbf sent $((${pkts1:-0} - ${pkts0:-0})) packets"
+log "while the latency runs went: the guest's CPUs $(awk -v b="$((busy1 - busy0))" -v i="$((idle1 - idle0))" \
+	'BEGIN { if (b + i > 0) printf "%.0f", 100 * b / (b + i) }') % busy, $(awk -v n="$((hrt1 - hrt0))" \
+	-v t="$((${t1:-0} - ${t0:-0}))" 'BEGIN { if (t > 0) printf "%.0f", n / t * 1e9 }') hrtimer softirqs a second"
 for c in "3 $hi_rc iso.sl3" "0 $lo_rc iso.sl0"; do
 	read -r sl rc name <<<"$c"
 	if [ "$rc" = 0 ]; then
