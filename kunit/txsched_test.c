@@ -288,8 +288,8 @@ static void sroce_txroom_slot_per_queue(struct kunit *test)
  * closer than SROCE_TXROOM_RATE_MIN_NS and no further than
  * SROCE_TXROOM_RATE_MAX_NS apart, each interval a quarter of the
  * estimate; the wait is what stands over the room at that rate, capped.
- * An empty qdisc starts the next interval afresh; another qdisc in its
- * place forgets the rate.
+ * An empty qdisc starts the next interval afresh; one found empty after a
+ * hold, or another qdisc in its place, forgets the rate.
  */
 static void sroce_txroom_times_room(struct kunit *test)
 {
@@ -300,7 +300,7 @@ static void sroce_txroom_times_room(struct kunit *test)
 	sroce_txroom_init(&r);
 	KUNIT_EXPECT_EQ(test, sroce_txroom_wait_ns(&r, 2 * SROCE_TXROOM_INIT), 0ULL);
 	sroce_txroom_clock(&r, tbf, 10 * ms, 1000000);
-	sroce_txroom_clock(&r, tbf, 10 * ms + ms / 2, 1001250);
+	sroce_txroom_clock(&r, tbf, 10 * ms + ms / 2, 1002000);
 	KUNIT_EXPECT_EQ(test, r.rate, 0ULL);
 	/* 5000 bytes in the 2 ms since the first: 20 Mb/s */
 	sroce_txroom_clock(&r, tbf, 12 * ms, 1005000);
@@ -325,7 +325,15 @@ static void sroce_txroom_times_room(struct kunit *test)
 			   1035000 + 2000000);
 	KUNIT_EXPECT_EQ(test, r.rate, 3437500ULL);
 
-	sroce_txroom_clock(&r, other, 200 * ms, 5000);
+	/* found empty after a hold: the wait was too long, measure again */
+	sroce_txroom_starved(&r, tbf);
+	KUNIT_EXPECT_EQ(test, r.rate, 0ULL);
+	KUNIT_EXPECT_EQ(test, sroce_txroom_wait_ns(&r, 2 * SROCE_TXROOM_INIT), 0ULL);
+	sroce_txroom_clock(&r, tbf, 300 * ms, 4000000);
+	sroce_txroom_clock(&r, tbf, 302 * ms, 4020000);
+	KUNIT_EXPECT_EQ(test, r.rate, 10000000ULL);
+
+	sroce_txroom_clock(&r, other, 400 * ms, 5000);
 	KUNIT_EXPECT_EQ(test, r.rate, 0ULL);
 	KUNIT_EXPECT_EQ(test, sroce_txroom_wait_ns(&r, 2 * SROCE_TXROOM_INIT), 0ULL);
 }

@@ -1096,7 +1096,8 @@ static bool sroce_tx_pending(const struct sroce_tx *tx)
  * Under tx->lock: look at the held priorities again when the first of
  * them may go: a PFC pause at its end, a full qdisc whose rate is known
  * when it will have room, and anything else (a stopped netdev queue)
- * after tx->retry_ns.  A timer already set to fire as early stays.
+ * after tx->retry_ns.  A timer already set to fire as early, slack
+ * included, stays.
  */
 static void sroce_tx_arm_retry(struct sroce_tx *tx)
 {
@@ -1108,7 +1109,7 @@ static void sroce_tx_arm_retry(struct sroce_tx *tx)
 		at = U64_MAX;
 	if (tx->room_at && tx->room_at < at) {
 		at = max(tx->room_at, now + SROCE_TX_RETRY_MIN_NS);
-		slack = (at - now) / 4;
+		slack = min((at - now) / 4, SROCE_TX_RETRY_MAX_NS / 4);
 	}
 	if (end && end < at) {
 		/* a pause is timed: end it on time */
@@ -1116,7 +1117,7 @@ static void sroce_tx_arm_retry(struct sroce_tx *tx)
 		slack = SROCE_TX_RETRY_MIN_NS / 4;
 	}
 	if (hrtimer_is_queued(&tx->retry_timer) &&
-	    ktime_to_ns(hrtimer_get_softexpires(&tx->retry_timer)) <= at)
+	    ktime_to_ns(hrtimer_get_expires(&tx->retry_timer)) <= at + slack)
 		return;
 	hrtimer_start_range_ns(&tx->retry_timer, ns_to_ktime(at), slack,
 			       HRTIMER_MODE_ABS_SOFT);

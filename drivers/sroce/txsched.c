@@ -228,10 +228,16 @@ bool sroce_txroom_full(const struct sroce_txroom *r, u32 backlog)
 /*
  * @qdisc ran empty while packets were held back for it: after enough such
  * times in a row, more room, up to the ceiling of the last drop unless
- * another qdisc has replaced the one that dropped.
+ * another qdisc has replaced the one that dropped.  A wait timed by its
+ * rate was too long, so that rate is measured again: an estimate too low
+ * (a shaper changed in place, a class that now borrows) would otherwise
+ * hold every packet back past the qdisc's emptying, and no interval that
+ * could correct it would ever be measured, as each one ends at an empty
+ * qdisc.
  */
 void sroce_txroom_starved(struct sroce_txroom *r, unsigned long qdisc)
 {
+	r->rate = 0;
 	if (r->dropper && r->dropper != qdisc) {
 		r->ceiling = SROCE_TXROOM_MAX;
 		r->dropper = 0;

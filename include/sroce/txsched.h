@@ -76,8 +76,9 @@ struct sroce_txsched {
  * sends whole packets: a shorter interval is mostly rounding) and at most
  * SROCE_TXROOM_RATE_MAX_NS (a longer one may hide a time the qdisc was
  * empty, and understate it); each such interval moves the estimate a
- * quarter of the way.  A wait is at most SROCE_TXROOM_WAIT_MAX_NS, so an
- * estimate gone stale costs a late look, not a stalled priority.
+ * quarter of the way.  A wait is at most SROCE_TXROOM_WAIT_MAX_NS.  A
+ * qdisc found empty after a timed wait had a rate above the estimate: it
+ * is forgotten, the timer polls, and the rate is measured again.
  */
 #define SROCE_TXROOM_RATE_MIN_NS	(1 * NSEC_PER_MSEC)
 #define SROCE_TXROOM_RATE_MAX_NS	(100 * NSEC_PER_MSEC)
