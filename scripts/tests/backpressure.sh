@@ -69,12 +69,20 @@ t_check "n2 shaped too" ip netns exec ns2 tc qdisc add dev n2 root "${shaper[@]}
 ga=$(gid_index sroce1 "$(v4_gid 198.51.100.11)" "RoCE v2")
 gb=$(gid_index sroce2 "$(v4_gid 198.51.100.12)" "RoCE v2")
 
-# qdisc_drops: what the two shapers dropped so far
+# shapers_sum FIELD MISSING: field FIELD of the "Sent ... (dropped N, ...)"
+# line of both shapers' statistics, summed; MISSING for a shaper that
+# shows none
+shapers_sum() {
+	# shellcheck disable=SC2016 # awk's field, not the shell's
+	local n1 n2 prog='/Sent/ { gsub(",", ""); print $f; exit }'
+	n1=$(ip netns exec ns1 tc -s qdisc show dev n1 | awk -v f="$1" "$prog")
+	n2=$(ip netns exec ns2 tc -s qdisc show dev n2 | awk -v f="$1" "$prog")
+	echo $((${n1:-$2} + ${n2:-$2}))
+}
+
+# qdisc_drops: what the two shapers dropped so far (none read: a failure)
 qdisc_drops() {
-	local n1 n2
-	n1=$(ip netns exec ns1 tc -s qdisc show dev n1 | awk '/dropped/ { gsub(",", ""); print $7; exit }')
-	n2=$(ip netns exec ns2 tc -s qdisc show dev n2 | awk '/dropped/ { gsub(",", ""); print $7; exit }')
-	echo $((${n1:-999999} + ${n2:-999999}))
+	shapers_sum 7 999999
 }
 
 # both devices' sum of each counter named
@@ -89,10 +97,7 @@ TRANSPORT=(retransmits ack_timeouts tx_drops tx_requeued seq_nak_sent tx_deferre
 
 # shaped_packets: what the two shapers sent so far
 shaped_packets() {
-	local n1 n2
-	n1=$(ip netns exec ns1 tc -s qdisc show dev n1 | awk '/Sent/ { print $4; exit }')
-	n2=$(ip netns exec ns2 tc -s qdisc show dev n2 | awk '/Sent/ { print $4; exit }')
-	echo $((${n1:-0} + ${n2:-0}))
+	shapers_sum 4 0
 }
 # t_clean NAME DROPS_BEFORE "COUNTERS_BEFORE" [responder]: the shapers
 # dropped nothing and the transport repaired nothing since.  With
