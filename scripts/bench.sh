@@ -64,6 +64,8 @@ bench_run() {
 }
 
 if want pairs; then
+	# the guests' C programs, built once here rather than in each guest
+	bash "$repo/scripts/progs.sh" >"$run/progs.log" 2>&1 || cat "$run/progs.log" >&2
 	for round in $(seq "$rounds"); do
 		for kind in "${kinds[@]}"; do
 			bench_run "$kind" "$round"

@@ -41,10 +41,13 @@ figure() {
 	case $tool in
 	*_bw)	# bytes iterations peak average msgrate
 		awk -v n="$name" '$1 ~ /^[0-9]+$/ && NF >= 5 { print n, $4, "MB/s" }' "$log" ;;
-	*_lat)	# bytes iterations min max typical ...
+	*_lat | */udp_pingpong)	# bytes iterations min max typical ...
 		awk -v n="$name" '$1 ~ /^[0-9]+$/ && NF >= 5 { print n, $5, "us" }' "$log" ;;
-	iperf3)	# the receiver's line of the sum (of the one stream without -P)
-		awk -v n="$name" '/receiver/ { v = $(NF - 2) } END { if (v != "") print n, v, "MB/s" }' "$log" ;;
+	iperf3)	# the receiver's line of the sum (of the one stream without
+		# -P): the figure before "MBytes/sec", which UDP follows with
+		# its jitter and losses
+		awk -v n="$name" '/receiver/ { for (i = 2; i <= NF; i++) if ($i == "MBytes/sec") v = $(i - 1) }
+			END { if (v != "") print n, v, "MB/s" }' "$log" ;;
 	esac | tail -n 1
 }
 
@@ -171,6 +174,24 @@ fi
 # the runs shows in it too
 tcp tcp_1stream 1
 tcp tcp_4streams 4
+
+# The floor under the latency rows: a round trip between user processes
+# through the guests' UDP stacks, halved, both ends polling as perftest
+# does; once one datagram each way, and once with each answered by a
+# 1-byte acknowledgment first (`_acked`): the four packets of an RC
+# round trip of ib_write_lat or ib_send_lat, where each side waits for
+# the ACK of its own message.
+udp=/tmp/udp_pingpong
+cc -O2 -Wall -Wextra -Werror -o "$udp" "$SROCE_REPO/scripts/tests/udp_pingpong.c" ||
+	log "udp_pingpong.c does not build"
+for size in 2b:2 4k:4096; do
+	for name in udp_lat udp_acked_lat; do
+		opt=()
+		[ "$name" = udp_acked_lat ] && opt=(-a)
+		measure "${name}_${size%%:*}" "$udp" "${opt[@]}" -s 5302 -- \
+			"$udp" "${opt[@]}" -c "$SROCE_PEER_IP4" 5302 "${size##*:}" "$iters"
+	done
+done
 
 [ "$SROCE_ROLE" = b ] || sed "s/^/BENCH $drv /" "$out"
 rdma link delete "$dev"
