@@ -483,6 +483,7 @@ if want guest; then
 		"single qos:scripts/tests/qos.sh:$timed"
 		"single cc:scripts/tests/cc.sh:$timed"
 		"single backpressure:scripts/tests/backpressure.sh:$timed"
+		"single txrooms:scripts/tests/txrooms.sh:$timed"
 		"single dcb:scripts/tests/dcb.sh"
 		"single security:scripts/tests/security.sh:$timed"
 		"single trace:scripts/tests/trace.sh:$timed"
