@@ -37,7 +37,9 @@ SROCE_PEER_ROLE, SROCE_PAIR (0|1), SROCE_MY_IP4/6, SROCE_PEER_IP4/6,
 SROCE_REPO, SROCE_SHARED=/shared, SROCE_LIB (scripts/guest-lib.sh),
 SROCE_TIMEOUT, SROCE_MODINDEX (if the repo has rdma_sroce.ko), SROCE_DEBS
 (packages scripts/deps.sh fetched for guests only), the --env pairs.  A
-kernel splat fails the run unless --env SROCE_ALLOW_SPLAT=1.
+kernel splat fails the run unless --env SROCE_ALLOW_SPLAT=1; with --env
+SROCE_ALLOW_WARN_IN=DIR/ a WARNING raised in kernel source under DIR/ is
+reported and does not (as for rdma_rxe's own, drivers/infiniband/sw/rxe/).
 
 Exit: the script's status (pair: 0 if both passed), 124 timeout, 125 boot
 failure, 126 kernel splat or guest crash, 2 usage.
