@@ -124,30 +124,45 @@ dmesg >"$rig/dmesg.$role" 2>&1
 # SROCE_ALLOW_WARN_IN=DIR/: a WARNING raised in the kernel's source under
 # DIR (drivers/infiniband/sw/rxe/: rdma_rxe's own, which a test that
 # shows rdma_rxe failing may trigger) is reported, and its report, from
-# "cut here" to "end trace", left out of the scan.  Nothing else is: a
-# BUG, an oops, a WARNING raised anywhere else, or a report cut short
-# still fails the run.
+# "cut here" to "end trace", left out of the scan but for any line in it
+# that looks like a splat of its own (another CPU's, an interrupt's).
+# Nothing else is left out: a BUG, an oops, a WARNING raised anywhere
+# else, or a report cut short still fails the run, and so does an awk
+# that could not finish (the whole dmesg is scanned then).
 scan=$rig/dmesg.$role
 if [ -n "${SROCE_ALLOW_WARN_IN:-}" ]; then
-	scan=$rig/dmesg-scan.$role
 	: >"$rig/tolerated.$role"
-	awk -v at="at $SROCE_ALLOW_WARN_IN" -v kept="$rig/tolerated.$role" '
-		/-+\[ cut here \]-+/ { if (inb) printf "%s", blk; blk = $0 "\n"; inb = 1; ok = 0; next }
+	if awk -v at="at $SROCE_ALLOW_WARN_IN" -v kept="$rig/tolerated.$role" -v re="$splat_re" '
+		/-+\[ cut here \]-+/ {
+			if (inb)
+				printf "%s", blk
+			blk = $0 "\n"
+			other = ""
+			inb = 1
+			ok = 0
+			next
+		}
 		inb {
 			blk = blk $0 "\n"
 			if (index($0, "WARNING: ") && index($0, at))
 				ok = 1
+			else if ($0 ~ re && $0 !~ /Call Trace/)
+				other = other $0 "\n"
 			if (/---\[ end trace/) {
 				inb = 0
-				if (ok)
+				if (ok) {
 					printf "%s", blk >>kept
-				else
+					printf "%s", other
+				} else {
 					printf "%s", blk
+				}
 			}
 			next
 		}
 		{ print }
-		END { if (inb) printf "%s", blk }' "$rig/dmesg.$role" >"$scan"
+		END { if (inb) printf "%s", blk }' "$rig/dmesg.$role" >"$rig/dmesg-scan.$role"; then
+		scan=$rig/dmesg-scan.$role
+	fi
 	grep 'WARNING: ' "$rig/tolerated.$role" | while IFS= read -r line; do
 		echo "rig: guest $role: tolerated (SROCE_ALLOW_WARN_IN): $line"
 	done
@@ -159,7 +174,7 @@ if grep -Eq "$splat_re" "$scan"; then
 		echo "rig: kernel splat in guest $role; dmesg follows"
 		cat "$rig/dmesg.$role"
 		echo "rig: kernel splat in guest $role:"
-		grep -E "$splat_re" "$rig/dmesg.$role" | head -n 5
+		grep -E "$splat_re" "$scan" | head -n 5
 		status=126
 	fi
 fi
