@@ -43,7 +43,7 @@ t_check "[$SROCE_ROLE] eth0's egress shaped: ${shaper[*]}" \
 
 # drops: what this guest's shaper dropped so far
 drops() {
-	tc -s qdisc show dev eth0 | awk '/Sent/ { gsub(",", ""); print $7; exit }'
+	tc -s qdisc show dev eth0 | qdisc_sent 7
 }
 # state DEV: "DROPS C1 C2 C3" of this guest: the shaper's drops and
 # three of the driver's counters (sroce: retransmits ack_timeouts

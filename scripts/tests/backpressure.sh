@@ -73,10 +73,9 @@ gb=$(gid_index sroce2 "$(v4_gid 198.51.100.12)" "RoCE v2")
 # line of both shapers' statistics, summed; MISSING for a shaper that
 # shows none
 shapers_sum() {
-	# shellcheck disable=SC2016 # awk's field, not the shell's
-	local n1 n2 prog='/Sent/ { gsub(",", ""); print $f; exit }'
-	n1=$(ip netns exec ns1 tc -s qdisc show dev n1 | awk -v f="$1" "$prog")
-	n2=$(ip netns exec ns2 tc -s qdisc show dev n2 | awk -v f="$1" "$prog")
+	local n1 n2
+	n1=$(ip netns exec ns1 tc -s qdisc show dev n1 | qdisc_sent "$1")
+	n2=$(ip netns exec ns2 tc -s qdisc show dev n2 | qdisc_sent "$1")
 	echo $((${n1:-$2} + ${n2:-$2}))
 }
 
@@ -237,15 +236,8 @@ for c in "${ets_cases[@]}"; do
 			>"/tmp/bp.ets$sl.cli" 2>&1 &
 		pids+=($!)
 	done
-	# sampled while either client runs, real-time: the pollers leave a
-	# normal shell one turn in seconds
-	# shellcheck disable=SC2016 # the inner bash expands its own
-	chrt -f 40 bash -c 'while kill -0 "$2" 2>/dev/null || kill -0 "$3" 2>/dev/null; do
-		read -r b0 <"$1/tx_prio0_bytes"
-		read -r b3 <"$1/tx_prio3_bytes"
-		echo "${EPOCHREALTIME/,/.} $b0 $b3"
-		sleep 0.5
-	done' _ "$hw" "${pids[2]}" "${pids[3]}" >/tmp/bp.ets.samples
+	# sampled while either client runs
+	prio_bytes_samples sroce1 0 3 "${pids[2]}" "${pids[3]}" >/tmp/bp.ets.samples
 	for i in 0 1; do
 		sl=$((i * 3))
 		if wait "${pids[i]}" && wait "${pids[i + 2]}"; then

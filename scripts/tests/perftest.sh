@@ -43,11 +43,8 @@ figure() {
 		awk -v n="$name" '$1 ~ /^[0-9]+$/ && NF >= 5 { print n, $4, "MB/s" }' "$log" ;;
 	*_lat | */udp_pingpong)	# bytes iterations min max typical ...
 		awk -v n="$name" '$1 ~ /^[0-9]+$/ && NF >= 5 { print n, $5, "us" }' "$log" ;;
-	iperf3)	# the receiver's line of the sum (of the one stream without
-		# -P): the figure before "MBytes/sec", which UDP follows with
-		# its jitter and losses
-		awk -v n="$name" '/receiver/ { for (i = 2; i <= NF; i++) if ($i == "MBytes/sec") v = $(i - 1) }
-			END { if (v != "") print n, v, "MB/s" }' "$log" ;;
+	iperf3)	# the receiver's line of the sum (of the one stream without -P)
+		awk -v n="$name" '/receiver/ { v = $(NF - 2) } END { if (v != "") print n, v, "MB/s" }' "$log" ;;
 	esac | tail -n 1
 }
 

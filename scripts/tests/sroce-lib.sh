@@ -245,6 +245,41 @@ mac_guid() {
 	printf '%02x%s:%sff:fe%s:%s%s\n' $((0x$1 ^ 2)) "$2" "$3" "$4" "$5" "$6"
 }
 
+# qdisc_sent FIELD [KIND]: from `tc -s qdisc show` on stdin, field FIELD
+# of the first "Sent ... (dropped N, ...)" line (4 packets sent, 7
+# dropped), of the first qdisc of KIND ("mqprio": the sum of its classes)
+# if given; nothing if there is none
+qdisc_sent() {
+	# shellcheck disable=SC2016 # awk's fields, not the shell's
+	awk -v f="$1" -v k="${2:-}" '
+		k == "" || $1 == "qdisc" && $2 == k { m = 1 }
+		m && /Sent/ { gsub(",", ""); print $f; exit }'
+}
+
+# prio_bytes_samples DEV PA PB PID...: "T BYTES_A BYTES_B" every half
+# second, DEV's tx_prioPA_bytes and tx_prioPB_bytes, while any PID runs;
+# at real-time priority, as busy-polling perftest runs leave a normal
+# shell one turn in seconds
+prio_bytes_samples() {
+	# shellcheck disable=SC2016 # the inner bash expands its own
+	chrt -f 40 bash -c 'hw=/sys/class/infiniband/$1/ports/1/hw_counters
+		a=$2 b=$3
+		shift 3
+		running() {
+			local p
+			for p in "$@"; do
+				kill -0 "$p" 2>/dev/null && return 0
+			done
+			return 1
+		}
+		while running "$@"; do
+			read -r x <"$hw/tx_prio${a}_bytes"
+			read -r y <"$hw/tx_prio${b}_bytes"
+			echo "${EPOCHREALTIME/,/.} $x $y"
+			sleep 0.5
+		done' _ "$@"
+}
+
 # veth_pair [TC_ARGS...]: the two hosts of single-guest tests, without
 # RDMA links: veth n1 in ns1 (198.51.100.11, 2001:db8:1::11) to n2 in ns2
 # (.12, ::12), both up.  VETH_MTU sets both MTUs (default 1500),

@@ -64,9 +64,7 @@ gb=$(gid_index sroce2 "$(v4_gid 198.51.100.12)" "RoCE v2")
 # mqprio FIELD: field FIELD of the "Sent ... (dropped N, ...)" line of
 # n1's mqprio, the sum of its classes': 4 packets sent, 7 dropped
 mqprio() {
-	# shellcheck disable=SC2016 # awk's field, not the shell's
-	ip netns exec ns1 tc -s qdisc show dev n1 |
-		awk -v f="$1" '/^qdisc mqprio/ { m = 1 } m && /Sent/ { gsub(",", ""); print $f; exit }'
+	ip netns exec ns1 tc -s qdisc show dev n1 | qdisc_sent "$1" mqprio
 }
 drops() {
 	mqprio 7
@@ -95,18 +93,10 @@ for c in "${classes[@]}"; do
 		>"/tmp/rooms.$p.cli" 2>&1 &
 	pids+=($!)
 done
-# sampled while either client runs, real-time: the pollers leave a normal
-# shell one turn in seconds
-hw=/sys/class/infiniband/sroce1/ports/1/hw_counters
+# sampled while either client runs
 read -r pa _ <<<"${classes[0]}"
 read -r pb _ <<<"${classes[1]}"
-# shellcheck disable=SC2016 # the inner bash expands its own
-chrt -f 40 bash -c 'while kill -0 "$4" 2>/dev/null || kill -0 "$5" 2>/dev/null; do
-	read -r a <"$1/tx_prio$2_bytes"
-	read -r b <"$1/tx_prio$3_bytes"
-	echo "${EPOCHREALTIME/,/.} $a $b"
-	sleep 0.5
-done' _ "$hw" "$pa" "$pb" "${pids[2]}" "${pids[3]}" >/tmp/rooms.samples
+prio_bytes_samples sroce1 "$pa" "$pb" "${pids[2]}" "${pids[3]}" >/tmp/rooms.samples
 for i in 0 1; do
 	read -r p mbit <<<"${classes[i]}"
 	if wait "${pids[i]}" && wait "${pids[i + 2]}"; then
