@@ -10,17 +10,17 @@
  * (sroce_tx_flow_pick()), so a QP's packets keep their order and QPs
  * created less than SROCE_TX_FLOWS apart never share one.
  *
- * Transmit contexts.  A device has one per netdev transmit queue of a
- * traffic class, as many as there are CPUs (sroce_tx_ctx_count()), each
- * with its own lock, FIFOs, scheduler, pause clock and retry timer
- * (struct sroce_tx); a packet goes to the context its netdev queue
- * belongs to (sroce_tx_ctx_of()), so QPs whose flows hash to different
- * queues are sent from different CPUs at once with nothing shared, and a
- * flow keeps its order.  Under mqprio a context owns the queue of the same
- * rank in each class, so the ETS between priorities is applied inside
- * each context; between contexts the netdev arbitrates (a NIC's own ETS,
- * the qdisc), and the per-priority watermarks below are per context.
- * What follows is the life of one context.
+ * Transmit contexts.  A device has one per netdev transmit queue, as many
+ * as there are CPUs (sroce_tx_ctx_count()), each with its own lock,
+ * FIFOs, scheduler, pause clock and retry timer (struct sroce_tx); a
+ * packet goes to the context its netdev queue belongs to
+ * (sroce_tx_ctx_of()), so QPs whose flows hash to different queues, and
+ * traffic classes with queues of their own (mqprio), are sent from
+ * different CPUs at once with nothing shared, and a flow keeps its order.
+ * The ETS between priorities is applied inside each context; between
+ * contexts the netdev arbitrates (a NIC's own ETS, the qdisc), as between
+ * a NIC's send queues, and the per-priority watermarks below are per
+ * context.  What follows is the life of one context.
  *
  * One drainer at a time (tx->draining) moves packets from the FIFOs to the
  * netdev.  The txsched policy chooses the priority, and inside it the flow
@@ -1259,10 +1259,9 @@ static enum hrtimer_restart sroce_tx_retry(struct hrtimer *timer)
 /* --- Contexts ----------------------------------------------------------- */
 
 /*
- * How many transmit contexts a device gets: one per netdev transmit queue
- * of a traffic class (all queues form one class without mqprio), as many
- * as there are CPUs to run them, at most SROCE_TX_MAX_CTX.  Read once, at
- * link time.  A later queue layout (ethtool -L, mqprio, XPS) is mapped
+ * How many transmit contexts a device gets: one per netdev transmit queue,
+ * as many as there are CPUs to run them, at most SROCE_TX_MAX_CTX.  Read
+ * once, at link time.  A later queue layout (ethtool -L, mqprio, XPS) is mapped
  * onto these contexts as well, but a flow whose packets then resolve to
  * another queue may pass its own packets still waiting in the old
  * context, once: RC repairs that with a NAK and a resend.
@@ -1270,10 +1269,7 @@ static enum hrtimer_restart sroce_tx_retry(struct hrtimer *timer)
 static unsigned int sroce_tx_ctx_count(struct net_device *ndev)
 {
 	unsigned int n = ndev->real_num_tx_queues;
-	int tc;
 
-	for (tc = 0; tc < netdev_get_num_tc(ndev); tc++)
-		n = min_t(unsigned int, n, ndev->tc_to_txq[tc].count);
 	n = min3(n, num_online_cpus(), (unsigned int)SROCE_TX_MAX_CTX);
 	return max(n, 1U);
 }
@@ -1281,27 +1277,23 @@ static unsigned int sroce_tx_ctx_count(struct net_device *ndev)
 /*
  * The context that sends @skb: the one its netdev queue belongs to, so
  * that contexts never hand packets to the same queue and each priority's
- * packets of a flow go through one context, in order.  Under mqprio a
- * context owns the queue of the same rank in every traffic class, so each
- * context holds all priorities and applies ETS between them.
+ * packets of a flow go through one context, in order.  Queues go round the
+ * contexts: under mqprio, classes of one queue each fall in different
+ * contexts (a bulk class is then never drained by a latency class's
+ * sender), and in classes of as many queues as contexts, at offsets that
+ * are multiples of that count, each context owns the queue of the same
+ * rank in every class.
  */
 static struct sroce_tx *sroce_tx_ctx_of(struct sroce_txdev *txd,
 					struct net_device *ndev,
 					struct sk_buff *skb)
 {
-	unsigned int q;
-	int tc;
-
 	if (txd->nctx == 1)
 		return txd->ctx[0];
 	rcu_read_lock_bh();
 	sroce_tx_txq(ndev, skb);
 	rcu_read_unlock_bh();
-	q = sroce_tx_cb(skb)->queue;
-	tc = netdev_get_num_tc(ndev) ? netdev_txq_to_tc(ndev, q) : -1;
-	if (tc >= 0 && q >= ndev->tc_to_txq[tc].offset)
-		q -= ndev->tc_to_txq[tc].offset;
-	return txd->ctx[q % txd->nctx];
+	return txd->ctx[sroce_tx_cb(skb)->queue % txd->nctx];
 }
 
 /* The context a waiter's or a mark's FIFO number (sroce_tx_queue_id()) is in */

@@ -257,10 +257,9 @@ void sroce_txroom_fed(struct sroce_txroom *r)
 /*
  * Which of its SROCE_TXROOM_SLOTS rooms a context uses for netdev queue
  * @queue, of a device with @nctx contexts.  A context's queues are @nctx
- * apart (tx.c: queue minus its traffic class's offset, modulo @nctx), so
- * their rank, @queue / @nctx, tells them apart: one room per traffic class
- * and queue of it when the classes' offsets are multiples of @nctx, as
- * when every class has as many queues.
+ * apart (tx.c: queue modulo @nctx picks the context), so their rank,
+ * @queue / @nctx, tells them apart: one room per queue, traffic classes
+ * included, up to SROCE_TXROOM_SLOTS times @nctx queues.
  */
 unsigned int sroce_txroom_slot(unsigned int queue, unsigned int nctx)
 {
