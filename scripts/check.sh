@@ -493,6 +493,9 @@ if want guest; then
 		"single cc:scripts/tests/cc.sh:$timed"
 		"single backpressure:scripts/tests/backpressure.sh:$timed"
 		"single txrooms:scripts/tests/txrooms.sh:$timed"
+		# two vCPUs: a traffic class's packets leave from the CPU of
+		# its own traffic (make check-long has the one-vCPU run)
+		"single isolation-2cpu:scripts/tests/isolation.sh:SROCE_GUEST_SMP=2 SROCE_ISO_ITERS=2000 $timed"
 		# alone in the pool: its no-retransmission checks want no host
 		# stall as long as an ACK timeout.  rdma_rxe behind the shapers
 		# may raise its own WARN_ON_ONCE (rxe_comp.c: an errored WQE

@@ -22,14 +22,23 @@
 #    loaded pool an idle run's median once took 501 us, four times its
 #    usual, and missed it with the queue full.  Sampling the backlog
 #    every 200 ms cost the guest enough CPU to delay SL 3 too.);
+#  - with two vCPUs or more (SROCE_GUEST_SMP=2), the latency runs keep
+#    to vCPU 0 and the bulk run to the last vCPU, and RPS receives each
+#    priority's packets on its run's vCPU, as a NIC's receive queues
+#    would.  The bulk run's packets then leave from its own vCPU: fewer
+#    than 5 % of those handed to the netdev during SL 3's run left from
+#    vCPU 0 (0.05 to 0.9 % measured; 37 % while one transmit context
+#    held every traffic class, whose drains the latency run's sends
+#    ran);
 #  - the latencies against SL 3's idle ones, p99s too, are logged.  The
 #    bound a NIC meets, a p99 within 1.2 times the idle one, is not
-#    asserted: under TCG the CPU that the bulk run's packets cost (their
-#    ICRC above all) is shared with the latency run, and other guests of
-#    the pool share the host (idle runs of separate boots gave medians of
-#    125 and 230 us; back to back in one guest, six idle runs' p99s were
-#    within 1.16 times of each other, so the bound is measurable: the
-#    bulk run beside is what misses it, Documentation/testing.rst).
+#    asserted.  With one vCPU the bulk run's packets (their ICRC above
+#    all) take the CPU the latency run needs.  With two, where vCPU 0
+#    sends almost none of them, SL 3's p99 was 0.8 to 6 times the idle
+#    one in 2,000 iterations (its median 0.7 to 2.2 times): a busy loop
+#    on vCPU 1 cost it 1.1 to 1.4 times, so TCG's vCPUs do not run as
+#    independently as cores, and runs of one guest vary (idle medians of
+#    182 to 318 us in one boot; Documentation/testing.rst).
 # All runs sleep on events rather than poll, so that their pollers do not
 # take turns on the guest's one CPU.
 set -u
@@ -37,14 +46,24 @@ set -u
 . "$SROCE_REPO/scripts/tests/sroce-lib.sh"
 
 rate_mbit=20
-iters=200
+iters=${SROCE_ISO_ITERS:-200}
 lat_args=(-n "$iters" -e -u 17)
-# the rig; the idle run; the bulk run, the two beside it; the two bounds
-t_plan 7
+ncpu=$(nproc)
+# the rig; the idle run; the bulk run, the two beside it; the two bounds;
+# with two vCPUs, where the bulk run's packets left
+t_plan $((ncpu >= 2 ? 8 : 7))
 
 for k in $(pgrep '^ksoftirqd/'); do
 	chrt -f -p 50 "$k" >/dev/null 2>&1
 done
+# With two vCPUs or more, the latency runs (this shell and what it starts)
+# keep to vCPU 0 and the bulk run to the last one, as a host's latency
+# and bulk applications on cores of their own.
+bulk_cpu=()
+if [ "$ncpu" -ge 2 ]; then
+	taskset -p -c 0 $$ >/dev/null || fail "taskset"
+	bulk_cpu=(taskset -c $((ncpu - 1)))
+fi
 sroce_load
 map=(map 0 1 2 3 4 5 6 7 queues 1@0 1@1 1@2 1@3 1@4 1@5 1@6 1@7 hw 0)
 name="a veth pair of 8 queues, mqprio on n1, its priority 0 shaped"
@@ -54,6 +73,24 @@ if VETH_QUEUES=8 veth_links handle 100: mqprio num_tc 8 "${map[@]}" &&
 	t_ok "$name"
 else
 	t_fail "$name" "$(ip netns exec ns1 tc qdisc show dev n1 | tr '\n' ' ')"
+fi
+# With two vCPUs or more, each priority's packets are received where its
+# application runs, as a NIC's receive queue of a traffic class
+# interrupts a core of its own: priority 0's on the bulk run's vCPU, the
+# others' on vCPU 0 (RPS per receive queue; a veth receives on the queue
+# its peer sent from, and n2's mqprio puts the ACKs on their priority's).
+if [ ${#bulk_cpu[@]} -gt 0 ]; then
+	lat_mask=1
+	bulk_mask=$(printf %x $((1 << (ncpu - 1))))
+	ip netns exec ns2 tc qdisc replace dev n2 root handle 100: mqprio num_tc 8 "${map[@]}" ||
+		fail "mqprio on n2"
+	for i in 1 2; do
+		ip netns exec "ns$i" sh -c "for q in 0 1 2 3 4 5 6 7; do
+			m=$lat_mask; [ \$q = 0 ] && m=$bulk_mask
+			echo \$m >/sys/class/net/n$i/queues/rx-\$q/rps_cpus || exit 1
+		done" || fail "RPS on n$i"
+		log "n$i's RPS masks: $(ip netns exec "ns$i" sh -c "cat /sys/class/net/n$i/queues/rx-*/rps_cpus" | tr '\n' ' ')"
+	done
 fi
 ga=$(gid_index sroce1 "$(v4_gid 198.51.100.11)" "RoCE v2")
 gb=$(gid_index sroce2 "$(v4_gid 198.51.100.12)" "RoCE v2")
@@ -71,10 +108,10 @@ deferred0=$(counter sroce1 tx_deferred)
 # a loaded pool: it is stopped once they are done.  It sleeps on events
 # too, which perftest allows by iterations only.
 args=(-s 65536 -n $((150 * rate_mbit * 1000000 / 8 / 65536)) -S 0 -e -F -p 18901)
-ip netns exec ns2 timeout 200 ib_send_bw -d sroce2 -x "$gb" "${args[@]}" >/tmp/iso.bulk.srv 2>&1 &
+"${bulk_cpu[@]}" ip netns exec ns2 timeout 200 ib_send_bw -d sroce2 -x "$gb" "${args[@]}" >/tmp/iso.bulk.srv 2>&1 &
 bsrv=$!
 wait_for 20 bash -c "ip netns exec ns2 ss -ltn | grep -q ':18901 '"
-timeout 200 ip netns exec ns1 ib_send_bw -d sroce1 -x "$ga" "${args[@]}" 198.51.100.12 \
+"${bulk_cpu[@]}" timeout 200 ip netns exec ns1 ib_send_bw -d sroce1 -x "$ga" "${args[@]}" 198.51.100.12 \
 	>/tmp/iso.bulk.cli 2>&1 &
 bcli=$!
 sleep 3
@@ -88,15 +125,47 @@ cpu_sample() {
 	echo "$(awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat)" \
 		"$(awk '$1 == "HRTIMER:" { for (i = 2; i <= NF; i++) s += $i; print s }' /proc/softirqs)"
 }
+# netrx: each CPU's NET_RX softirqs so far
+netrx() {
+	awk '$1 == "NET_RX:" { $1 = ""; print }' /proc/softirqs
+}
+# xmit_trace 1|0: count the packets over 500 bytes (the bulk run's: the
+# latency runs send 2 bytes) each CPU hands to a netdev, from now (1) to
+# now (0), in tracefs's per-CPU buffers
+tr=/sys/kernel/tracing
+xmit_trace() {
+	if [ "$1" = 1 ] && ! { { mountpoint -q $tr || mount -t tracefs nodev $tr; } &&
+		echo 4096 >$tr/buffer_size_kb &&
+		echo 'len > 500' >$tr/events/net/net_dev_start_xmit/filter &&
+		echo 1 >$tr/events/net/net_dev_start_xmit/enable && echo >$tr/trace; }; then
+		log "tracefs: could not trace net_dev_start_xmit"
+	fi
+	echo "$1" >$tr/tracing_on
+}
+# xmit_counts: what xmit_trace counted, a figure per CPU; "" when the
+# buffers overflowed or nothing was counted
+xmit_counts() {
+	local c n out=()
+	for c in $(seq 0 $((ncpu - 1))); do
+		n=$(grep -c net_dev_start_xmit "$tr/per_cpu/cpu$c/trace" 2>/dev/null)
+		grep -q '^overrun: 0$' "$tr/per_cpu/cpu$c/stats" 2>/dev/null || return
+		out+=("${n:-0}")
+	done
+	echo "${out[*]}"
+}
 passes0=$(counter sroce1 tx_retry_passes)
+read -ra rx0 <<<"$(netrx)"
 read -r busy0 idle0 hrt0 <<<"$(cpu_sample)"
 read -r t0 sent0 pkts0 <<<"$(tbf_sent)"
+[ "$ncpu" -ge 2 ] && xmit_trace 1
 hi=$(veth_send_lat iso.sl3 18902 "$ga" "$gb" -S 3 "${lat_args[@]}")
 hi_rc=$?
+[ "$ncpu" -ge 2 ] && xmit_trace 0
 lo=$(veth_send_lat iso.sl0 18903 "$ga" "$gb" -S 0 "${lat_args[@]}")
 lo_rc=$?
 read -r t1 sent1 pkts1 <<<"$(tbf_sent)"
 read -r busy1 idle1 hrt1 <<<"$(cpu_sample)"
+read -ra rx1 <<<"$(netrx)"
 deferred=$(($(counter sroce1 tx_deferred) - deferred0))
 passes=$(($(counter sroce1 tx_retry_passes) - passes0))
 if kill -0 "$bcli" 2>/dev/null && kill -0 "$bsrv" 2>/dev/null; then
@@ -111,6 +180,12 @@ log "bulk: tx_deferred +$deferred; tx_retry_passes +$passes while the tbf sent $
 log "while the latency runs went: the guest's CPUs $(awk -v b="$((busy1 - busy0))" -v i="$((idle1 - idle0))" \
 	'BEGIN { if (b + i > 0) printf "%.0f", 100 * b / (b + i) }') % busy, $(awk -v n="$((hrt1 - hrt0))" \
 	-v t="$((${t1:-0} - ${t0:-0}))" 'BEGIN { if (t > 0) printf "%.0f", n / t * 1e9 }') hrtimer softirqs a second"
+log "softnet_stat (processed/received by RPS per CPU): $(while read -r a _ _ _ _ _ _ _ _ r _; do
+	printf '%d/%d ' "0x$a" "0x$r"
+done </proc/net/softnet_stat)"
+log "NET_RX softirqs per CPU while the latency runs went: $(for i in "${!rx1[@]}"; do
+	printf '%d ' $((rx1[i] - ${rx0[i]:-0}))
+done)"
 for c in "3 $hi_rc iso.sl3" "0 $lo_rc iso.sl0"; do
 	read -r sl rc name <<<"$c"
 	if [ "$rc" = 0 ]; then
@@ -139,6 +214,22 @@ if [ "$deferred" -gt 0 ] && [ -n "$sat" ] && ! below "$sat" "$(awk -v r="$rate_m
 	t_ok "$name ($sat Mb/s, tx_deferred +$deferred)"
 else
 	t_fail "$name" "${sat:-no figure} Mb/s, tx_deferred +$deferred"
+fi
+if [ "$ncpu" -ge 2 ]; then
+	# Before priority 0 had a transmit context of its own, a third of
+	# its packets left from vCPU 0, sent by the latency run's drains or
+	# by a retry timer the nohz code had moved there.
+	read -ra per <<<"$(xmit_counts)"
+	total=0
+	for n in "${per[@]}"; do
+		total=$((total + n))
+	done
+	name="the bulk run's packets left from its own vCPU: under 5 % from vCPU 0 during SL 3's run"
+	if [ "$total" -gt 1000 ] && [ $((per[0] * 100)) -lt $((total * 5)) ]; then
+		t_ok "$name (${per[0]} of $total)"
+	else
+		t_fail "$name" "per CPU: ${per[*]:-no count}"
+	fi
 fi
 quarter=$(awk -v m="${lo% *}" 'BEGIN { if (m != "") printf "%.2f", m / 4 }')
 if [ "$hi_rc" = 0 ] && [ "$lo_rc" = 0 ] && below "${hi% *}" "$quarter"; then
