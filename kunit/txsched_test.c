@@ -237,50 +237,88 @@ static void sroce_txroom_drop_caps(struct kunit *test)
 }
 
 /*
- * Every queue a context sends to has a room of its own.  A device of
- * @nctx contexts whose netdev has @ntc traffic classes of @count queues
- * each (offsets @count apart; one class without mqprio): context c sends
- * to the queues of each class whose number past the class's offset is c
- * modulo @nctx (tx.c, sroce_tx_ctx_of()).
+ * A netdev of @ntc traffic classes of @count queues each (offsets @count
+ * apart; @ntc 0: @count queues and no classes) on @ncpu CPUs: every queue
+ * has one context and a room of its own in it, and with classes no
+ * context sends for two of them.
  */
-static void expect_rooms_apart(struct kunit *test, unsigned int ntc,
-			       unsigned int count, unsigned int nctx)
+static void expect_placed_apart(struct kunit *test, unsigned int ntc,
+				unsigned int count, unsigned int ncpu,
+				unsigned int want_nctx)
 {
-	unsigned int c, t, q, slot;
-	u32 used;
+	unsigned int nctx, per, t, r, q;
+	u32 slots[SROCE_TX_MAX_CTX] = {};
+	int owner[SROCE_TX_MAX_CTX];
+	struct sroce_txplace p;
 
-	for (c = 0; c < nctx; c++) {
-		used = 0;
-		for (t = 0; t < ntc; t++) {
-			for (q = c; q < count; q += nctx) {
-				slot = sroce_txroom_slot(t * count + q, nctx);
-				KUNIT_ASSERT_LT(test, slot, SROCE_TXROOM_SLOTS);
-				KUNIT_EXPECT_FALSE_MSG(test, used & BIT(slot),
-						       "%u contexts: queue %u shares room %u",
-						       nctx, t * count + q, slot);
-				used |= BIT(slot);
-			}
+	nctx = sroce_txctx_count(ntc, count, max(ntc, 1U) * count, ncpu, &per);
+	KUNIT_EXPECT_EQ_MSG(test, nctx, want_nctx, "%u classes of %u, %u CPUs",
+			    ntc, count, ncpu);
+	KUNIT_ASSERT_GE(test, nctx, 1U);
+	KUNIT_ASSERT_LE(test, nctx, SROCE_TX_MAX_CTX);
+	for (t = 0; t < SROCE_TX_MAX_CTX; t++)
+		owner[t] = -1;
+	for (t = 0; t < max(ntc, 1U); t++) {
+		for (r = 0; r < count; r++) {
+			q = t * count + r;
+			p = sroce_txplace(q, ntc ? (int)t : -1, ntc ? r : 0,
+					  per, nctx);
+			KUNIT_ASSERT_LT(test, p.ctx, nctx);
+			KUNIT_ASSERT_LT(test, p.slot, SROCE_TXROOM_SLOTS);
+			KUNIT_EXPECT_FALSE_MSG(test, slots[p.ctx] & BIT(p.slot),
+					       "queue %u shares room %u of context %u",
+					       q, p.slot, p.ctx);
+			slots[p.ctx] |= BIT(p.slot);
+			if (ntc && owner[p.ctx] >= 0)
+				KUNIT_EXPECT_EQ_MSG(test, owner[p.ctx], (int)t,
+						    "classes %d and %u share context %u",
+						    owner[p.ctx], t, p.ctx);
+			owner[p.ctx] = t;
 		}
 	}
+	/* every context sends for some queue */
+	for (t = 0; t < nctx; t++)
+		KUNIT_EXPECT_NE_MSG(test, slots[t], 0U, "context %u unused", t);
 }
 
 /*
- * Rooms by a queue's rank in its context: mqprio layouts as a NIC with
- * as many queues per class as CPUs has them, a multi-queue netdev
- * without classes, and one context for every queue; number modulo the
- * room count would have put classes 0, 2, 4 and 6 of the first together.
+ * Contexts and rooms of a device.  Without classes, queues go round as
+ * many contexts as there are CPUs (at most eight).  With mqprio a class
+ * has contexts of its own, whatever the CPUs: the layout of
+ * isolation.sh (eight classes of one queue) once had one context for all
+ * on any CPU count, then, going round two CPUs' contexts, put classes 0
+ * and 2 together.
  */
-static void sroce_txroom_slot_per_queue(struct kunit *test)
+static void sroce_txplace_per_class(struct kunit *test)
 {
-	expect_rooms_apart(test, 8, 8, 8);
-	expect_rooms_apart(test, 8, 4, 4);
-	expect_rooms_apart(test, 2, 4, 2);
-	expect_rooms_apart(test, 1, 64, 8);
-	expect_rooms_apart(test, 1, 16, 1);
-	expect_rooms_apart(test, 8, 2, 1);
-	/* queues beyond the room count share, and none is out of range */
-	KUNIT_EXPECT_EQ(test, sroce_txroom_slot(17, 1), 1U);
-	KUNIT_EXPECT_EQ(test, sroce_txroom_slot(5, 0), 5U);
+	unsigned int per;
+	struct sroce_txplace p;
+
+	expect_placed_apart(test, 8, 1, 2, 8);
+	expect_placed_apart(test, 8, 1, 1, 8);
+	expect_placed_apart(test, 8, 8, 8, 8);
+	expect_placed_apart(test, 4, 4, 4, 8);
+	expect_placed_apart(test, 2, 4, 2, 4);
+	expect_placed_apart(test, 3, 2, 8, 6);
+	expect_placed_apart(test, 1, 16, 1, 1);
+	expect_placed_apart(test, 0, 64, 8, 8);
+	expect_placed_apart(test, 0, 16, 1, 1);
+	expect_placed_apart(test, 0, 2, 2, 2);
+	expect_placed_apart(test, 0, 1, 4, 1);
+	/* classes of several queues: one context each, two CPUs or eight */
+	KUNIT_EXPECT_EQ(test, sroce_txctx_count(8, 2, 16, 2, &per), 8U);
+	KUNIT_EXPECT_EQ(test, per, 1U);
+	/* sixteen classes wrap onto eight contexts, into other rooms */
+	KUNIT_EXPECT_EQ(test, sroce_txctx_count(16, 1, 16, 2, &per), 8U);
+	p = sroce_txplace(9, 9, 0, per, 8);
+	KUNIT_EXPECT_EQ(test, p.ctx, 1U);
+	KUNIT_EXPECT_NE(test, p.slot, sroce_txplace(1, 1, 0, per, 8).slot);
+	/* a class the count never saw, and no contexts: still in range */
+	p = sroce_txplace(40, 12, 3, 2, 6);
+	KUNIT_EXPECT_LT(test, p.ctx, 6U);
+	KUNIT_EXPECT_LT(test, p.slot, SROCE_TXROOM_SLOTS);
+	KUNIT_EXPECT_EQ(test, sroce_txplace(5, -1, 0, 0, 0).ctx, 0U);
+	KUNIT_EXPECT_EQ(test, sroce_txplace(17, -1, 0, 0, 1).slot, 1U);
 }
 
 /*
@@ -498,7 +536,7 @@ static struct kunit_case sroce_txsched_cases[] = {
 	KUNIT_CASE(sroce_txsched_set_rejects),
 	KUNIT_CASE(sroce_txroom_grows),
 	KUNIT_CASE(sroce_txroom_drop_caps),
-	KUNIT_CASE(sroce_txroom_slot_per_queue),
+	KUNIT_CASE(sroce_txplace_per_class),
 	KUNIT_CASE(sroce_txroom_times_room),
 	KUNIT_CASE(sroce_txflows_newcomer_next_round),
 	KUNIT_CASE(sroce_txflows_fair_in_bytes),

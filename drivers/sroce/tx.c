@@ -11,16 +11,17 @@
  * created less than SROCE_TX_FLOWS apart never share one.
  *
  * Transmit contexts.  A device has one per netdev transmit queue, as many
- * as there are CPUs (sroce_tx_ctx_count()), each with its own lock,
- * FIFOs, scheduler, pause clock and retry timer (struct sroce_tx); a
- * packet goes to the context its netdev queue belongs to
- * (sroce_tx_ctx_of()), so QPs whose flows hash to different queues, and
- * traffic classes with queues of their own (mqprio), are sent from
- * different CPUs at once with nothing shared, and a flow keeps its order.
- * The ETS between priorities is applied inside each context; between
- * contexts the netdev arbitrates (a NIC's own ETS, the qdisc), as between
- * a NIC's send queues, and the per-priority watermarks below are per
- * context.  What follows is the life of one context.
+ * as there are CPUs, and under mqprio contexts of its own for each
+ * traffic class (sroce_tx_ctx_count()), each with its own lock, FIFOs,
+ * scheduler, pause clock and retry timer (struct sroce_tx); a packet goes
+ * to the context its netdev queue belongs to (sroce_tx_ctx_of()), so QPs
+ * whose flows hash to different queues, and different traffic classes,
+ * are sent from different CPUs at once with nothing shared, and a flow
+ * keeps its order.  The ETS between priorities, and the CNPs' precedence,
+ * are applied inside each context; between contexts the netdev
+ * arbitrates (a NIC's own ETS, the qdisc), as between a NIC's send queues
+ * of different traffic classes, and the per-priority watermarks below are
+ * per context.  What follows is the life of one context.
  *
  * One drainer at a time (tx->draining) moves packets from the FIFOs to the
  * netdev.  The txsched policy chooses the priority, and inside it the flow
@@ -111,8 +112,6 @@
  * and the next marked packet asks again.
  */
 #define SROCE_TX_CTL_MAX	64
-/* Transmit contexts of a device at most (see sroce_tx_ctx_count()) */
-#define SROCE_TX_MAX_CTX	8
 /* FIFO numbers (struct sroce_tx_waiter @queue) of one context */
 #define SROCE_TX_CTX_QUEUES	(SROCE_NUM_PRIO * SROCE_TX_FLOWS)
 /* Polling of stopped netdev queues, doubled while nothing can be sent */
@@ -162,7 +161,8 @@ struct sroce_tx_prio {
  * struct sroce_tx - one transmit context of a device
  * @sdev: the device
  * @index: which of the device's contexts (struct sroce_txdev) this is
- * @nctx: how many the device has (its netdev queues are that far apart)
+ * @nctx: how many the device has
+ * @per_tc: how many each traffic class has (sroce_txctx_count())
  * @lock: protects everything below but @wq and @waking*
  * @prio: the eight queues
  * @ctl: congestion notifications, served before @prio
@@ -192,6 +192,7 @@ struct sroce_tx {
 	struct sroce_dev *sdev;
 	unsigned int index;
 	unsigned int nctx;
+	unsigned int per_tc;
 	spinlock_t lock;	/* see @lock above */
 	struct sroce_tx_prio prio[SROCE_NUM_PRIO];
 	struct sk_buff_head ctl;
@@ -215,6 +216,8 @@ struct sroce_tx {
 /**
  * struct sroce_txdev - the transmit contexts of a device
  * @nctx: how many there are, 1 to SROCE_TX_MAX_CTX
+ * @per_tc: how many each traffic class of the netdev has, 0 when it had
+ *	none at link time (sroce_txctx_count())
  * @pfc_lock: PFC frames go to the contexts' pause clocks one at a time, in
  *	the same order everywhere; taken before a context's lock
  * @wq: runs their work; may reclaim memory, as storage ULPs sit on top
@@ -224,6 +227,7 @@ struct sroce_tx {
  */
 struct sroce_txdev {
 	unsigned int nctx;
+	unsigned int per_tc;
 	spinlock_t pfc_lock;	/* see @pfc_lock above */
 	struct workqueue_struct *wq;
 	atomic_t ip_id;
@@ -732,13 +736,32 @@ static unsigned long sroce_tx_qdisc_id(struct netdev_queue *txq)
 	return (unsigned long)rcu_access_pointer(txq->qdisc);
 }
 
+/*
+ * Where the packets for netdev queue @q wait, for a device of @nctx
+ * contexts, @per_tc a traffic class (txsched.c: sroce_txplace())
+ */
+static struct sroce_txplace sroce_tx_place(struct net_device *ndev,
+					   unsigned int per_tc,
+					   unsigned int nctx, unsigned int q)
+{
+	int tc = netdev_get_num_tc(ndev) ? netdev_txq_to_tc(ndev, q) : -1;
+	unsigned int rank = 0;
+
+	if (tc >= 0 && q >= ndev->tc_to_txq[tc].offset)
+		rank = q - ndev->tc_to_txq[tc].offset;
+	else
+		tc = -1;
+	return sroce_txplace(q, tc, rank, per_tc, nctx);
+}
+
 /* Which of tx->room is for the netdev queue sroce_tx_txq() chose for @skb */
 static unsigned int sroce_tx_room_of(const struct sroce_tx *tx,
 				     const struct sk_buff *skb)
 {
 	const struct sroce_tx_cb *cb = (const struct sroce_tx_cb *)skb->cb;
 
-	return sroce_txroom_slot(cb->queue, tx->nctx);
+	return sroce_tx_place(tx->sdev->ndev, tx->per_tc, tx->nctx,
+			      cb->queue).slot;
 }
 
 /*
@@ -1259,30 +1282,32 @@ static enum hrtimer_restart sroce_tx_retry(struct hrtimer *timer)
 /* --- Contexts ----------------------------------------------------------- */
 
 /*
- * How many transmit contexts a device gets: one per netdev transmit queue,
- * as many as there are CPUs to run them, at most SROCE_TX_MAX_CTX.  Read
- * once, at link time.  A later queue layout (ethtool -L, mqprio, XPS) is mapped
- * onto these contexts as well, but a flow whose packets then resolve to
- * another queue may pass its own packets still waiting in the old
- * context, once: RC repairs that with a NAK and a resend.
+ * How many transmit contexts a device gets, and how many of them each
+ * traffic class (txsched.c: sroce_txctx_count()).  Read once, at link
+ * time.  A later queue layout (ethtool -L, mqprio, XPS) is mapped onto
+ * these contexts as well, but a flow whose packets then resolve to another
+ * queue may pass its own packets still waiting in the old context, once:
+ * RC repairs that with a NAK and a resend.
  */
-static unsigned int sroce_tx_ctx_count(struct net_device *ndev)
+static unsigned int sroce_tx_ctx_count(struct net_device *ndev,
+				       unsigned int *per_tc)
 {
-	unsigned int n = ndev->real_num_tx_queues;
+	unsigned int ntc = max(netdev_get_num_tc(ndev), 0);
+	unsigned int min_count = U16_MAX, tc;
 
-	n = min3(n, num_online_cpus(), (unsigned int)SROCE_TX_MAX_CTX);
-	return max(n, 1U);
+	for (tc = 0; tc < ntc; tc++)
+		min_count = min_t(unsigned int, min_count,
+				  ndev->tc_to_txq[tc].count);
+	return sroce_txctx_count(ntc, min_count, ndev->real_num_tx_queues,
+				 num_online_cpus(), per_tc);
 }
 
 /*
  * The context that sends @skb: the one its netdev queue belongs to, so
  * that contexts never hand packets to the same queue and each priority's
- * packets of a flow go through one context, in order.  Queues go round the
- * contexts: under mqprio, classes of one queue each fall in different
- * contexts (a bulk class is then never drained by a latency class's
- * sender), and in classes of as many queues as contexts, at offsets that
- * are multiples of that count, each context owns the queue of the same
- * rank in every class.
+ * packets of a flow go through one context, in order.  Under mqprio a
+ * traffic class has contexts of its own: a bulk class is never drained by
+ * a latency-sensitive class's senders.
  */
 static struct sroce_tx *sroce_tx_ctx_of(struct sroce_txdev *txd,
 					struct net_device *ndev,
@@ -1293,7 +1318,8 @@ static struct sroce_tx *sroce_tx_ctx_of(struct sroce_txdev *txd,
 	rcu_read_lock_bh();
 	sroce_tx_txq(ndev, skb);
 	rcu_read_unlock_bh();
-	return txd->ctx[sroce_tx_cb(skb)->queue % txd->nctx];
+	return txd->ctx[sroce_tx_place(ndev, txd->per_tc, txd->nctx,
+				       sroce_tx_cb(skb)->queue).ctx];
 }
 
 /* The context a waiter's or a mark's FIFO number (sroce_tx_queue_id()) is in */
@@ -1499,9 +1525,10 @@ bool sroce_tx_still_queued(struct sroce_dev *sdev, u16 queue, u64 mark)
 }
 
 /*
- * Feed @f to the pause clock of every context, each of which holds all
- * priorities; an XON or a shorter pause lets go at once.  They all get
- * the same arrival time, so their clocks agree.
+ * Feed @f to the pause clock of every context, each of which may hold any
+ * priority (a priority's traffic class can change under it); an XON or a
+ * shorter pause lets go at once.  They all get the same arrival time, so
+ * their clocks agree.
  */
 static void sroce_tx_pfc_apply(struct sroce_txdev *txd,
 			       const struct sroce_pfc_frame *f)
@@ -1613,6 +1640,7 @@ static struct sroce_tx *sroce_tx_ctx_create(struct sroce_dev *sdev,
 	tx->sdev = sdev;
 	tx->index = index;
 	tx->nctx = txd->nctx;
+	tx->per_tc = txd->per_tc;
 	tx->wq = txd->wq;
 	spin_lock_init(&tx->lock);
 	for (p = 0; p < SROCE_NUM_PRIO; p++)
@@ -1694,7 +1722,7 @@ int sroce_tx_init(struct sroce_dev *sdev)
 				  0, sdev->ndev->name);
 	if (!txd->wq)
 		goto nomem;
-	txd->nctx = sroce_tx_ctx_count(sdev->ndev);
+	txd->nctx = sroce_tx_ctx_count(sdev->ndev, &txd->per_tc);
 	for (c = 0; c < txd->nctx; c++) {
 		txd->ctx[c] = sroce_tx_ctx_create(sdev, txd, c);
 		if (!txd->ctx[c])

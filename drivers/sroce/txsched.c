@@ -254,16 +254,75 @@ void sroce_txroom_fed(struct sroce_txroom *r)
 	r->starved = 0;
 }
 
-/*
- * Which of its SROCE_TXROOM_SLOTS rooms a context uses for netdev queue
- * @queue, of a device with @nctx contexts.  A context's queues are @nctx
- * apart (tx.c: queue modulo @nctx picks the context), so their rank,
- * @queue / @nctx, tells them apart: one room per queue, traffic classes
- * included, up to SROCE_TXROOM_SLOTS times @nctx queues.
+/**
+ * sroce_txctx_count() - how many transmit contexts a device gets
+ * @ntc: the netdev's traffic classes (mqprio), 0 without
+ * @min_count: the fewest queues a class has
+ * @nqueues: the netdev's transmit queues
+ * @ncpu: the CPUs online
+ * @per_tc: set to the contexts each class gets, 0 without classes
+ *
+ * Without classes, one per queue, as many as there are CPUs to run them.
+ * A traffic class is what a NIC gives a send queue and an ETS share of
+ * its own, so with classes each gets contexts of its own, never shared
+ * with another class while there are at most SROCE_TX_MAX_CTX, and as
+ * many of them as its queues, the CPUs and that limit allow.
+ *
+ * Return: the count, 1 to SROCE_TX_MAX_CTX.
  */
-unsigned int sroce_txroom_slot(unsigned int queue, unsigned int nctx)
+unsigned int sroce_txctx_count(unsigned int ntc, unsigned int min_count,
+			       unsigned int nqueues, unsigned int ncpu,
+			       unsigned int *per_tc)
 {
-	return (queue / max(nctx, 1U)) % SROCE_TXROOM_SLOTS;
+	unsigned int per;
+
+	if (!ntc) {
+		*per_tc = 0;
+		return clamp(min3(nqueues, ncpu, SROCE_TX_MAX_CTX), 1U,
+			     SROCE_TX_MAX_CTX);
+	}
+	ntc = min_t(unsigned int, ntc, SROCE_TX_MAX_CTX);
+	per = min3(SROCE_TX_MAX_CTX / ntc, min_count, ncpu);
+	*per_tc = max(per, 1U);
+	return ntc * *per_tc;
+}
+
+/**
+ * sroce_txplace() - the context and room of a netdev queue
+ * @queue: the queue
+ * @tc: its traffic class, or -1 (no classes, or none when the device
+ *	counted its contexts: @per_tc 0)
+ * @rank: its number past its class's first queue
+ * @per_tc: what sroce_txctx_count() gave
+ * @nctx: what sroce_txctx_count() returned
+ *
+ * Without classes queues go round the contexts, so a context's queues are
+ * @nctx apart and their number over @nctx tells them apart.  With them,
+ * a class's queues go round its own contexts, and their rank over the
+ * class's contexts tells them apart; classes beyond SROCE_TX_MAX_CTX (or
+ * a layout changed since the count) wrap onto the first ones, into the
+ * other half of the rooms.  Queues beyond the rooms share them.
+ *
+ * Return: the context and the room, both always in range.
+ */
+struct sroce_txplace sroce_txplace(unsigned int queue, int tc,
+				   unsigned int rank, unsigned int per_tc,
+				   unsigned int nctx)
+{
+	struct sroce_txplace p;
+	unsigned int c;
+
+	nctx = max(nctx, 1U);
+	if (tc < 0 || !per_tc) {
+		p.ctx = queue % nctx;
+		p.slot = (queue / nctx) % SROCE_TXROOM_SLOTS;
+		return p;
+	}
+	c = tc * per_tc + rank % per_tc;
+	p.ctx = c % nctx;
+	p.slot = (rank / per_tc + (c / nctx) * (SROCE_TXROOM_SLOTS / 2)) %
+		 SROCE_TXROOM_SLOTS;
+	return p;
 }
 
 /* @qdisc dropped a packet of ours: half the room, and no more for now */

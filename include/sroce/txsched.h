@@ -62,10 +62,23 @@ struct sroce_txsched {
 #define SROCE_TXROOM_STARVED	8
 /*
  * Rooms of a transmit context: one per netdev queue it sends to, by the
- * queue's rank among them (sroce_txroom_slot()); beyond this many, queues
+ * queue's rank among them (sroce_txplace()); beyond this many, queues
  * share one.
  */
 #define SROCE_TXROOM_SLOTS	16
+
+/* Transmit contexts of a device at most (sroce_txctx_count()) */
+#define SROCE_TX_MAX_CTX	8U
+
+/**
+ * struct sroce_txplace - where the packets for one netdev queue wait
+ * @ctx: the transmit context that sends them
+ * @slot: the room (SROCE_TXROOM_SLOTS) that context keeps for the queue
+ */
+struct sroce_txplace {
+	unsigned int ctx;
+	unsigned int slot;
+};
 
 /*
  * A full qdisc tells nobody when it has room again; the tx layer looks
@@ -160,7 +173,12 @@ bool sroce_txroom_full(const struct sroce_txroom *r, u32 backlog);
 void sroce_txroom_starved(struct sroce_txroom *r, unsigned long qdisc);
 void sroce_txroom_fed(struct sroce_txroom *r);
 void sroce_txroom_dropped(struct sroce_txroom *r, unsigned long qdisc);
-unsigned int sroce_txroom_slot(unsigned int queue, unsigned int nctx);
+unsigned int sroce_txctx_count(unsigned int ntc, unsigned int min_count,
+			       unsigned int nqueues, unsigned int ncpu,
+			       unsigned int *per_tc);
+struct sroce_txplace sroce_txplace(unsigned int queue, int tc,
+				   unsigned int rank, unsigned int per_tc,
+				   unsigned int nctx);
 void sroce_txroom_idle(struct sroce_txroom *r);
 void sroce_txroom_clock(struct sroce_txroom *r, unsigned long qdisc, u64 now,
 			u64 sent);
