@@ -200,25 +200,22 @@ pool_cpus() {
 }
 
 # entry_cpus "MODE NAME:SCRIPT[:K=V...]": the CPUs a run counts in the
-# pool: a pair two, a single guest one or its SROCE_GUEST_SMP=N, unless
-# SROCE_POOL_CPUS says otherwise.  entry_fits and start_run both ask
-# here: a two-vCPU single that fits as one would run beside two CPUs'
-# worth of guests (a make check of 2026-12-06 saw debug-txctx's READs slow
-# to 3.10 MB/s there, against 15.88 alone, and time out).
+# pool: a guest's SROCE_GUEST_SMP=N (1 without), twice that for a pair,
+# unless SROCE_POOL_CPUS says otherwise.  entry_fits and start_run both
+# ask here: a two-vCPU single that fitted as one ran beside two CPUs'
+# worth of guests (a make check of 2026-12-06 saw debug-txctx's READs
+# slow to 3.10 MB/s there, against 15.88 alone, and time out).
 entry_cpus() {
 	local cpus=1
-	if [ "${1%% *}" = pair ]; then
-		cpus=2
-	elif [[ $1 =~ SROCE_GUEST_SMP=([0-9]+) ]]; then
-		cpus=${BASH_REMATCH[1]}
-	fi
+	[[ $1 =~ SROCE_GUEST_SMP=([0-9]+) ]] && cpus=${BASH_REMATCH[1]}
+	[ "${1%% *}" = pair ] && cpus=$((2 * cpus))
 	pool_cpus "$1" "$cpus"
 }
 
 # Start one pool entry ("KERNEL MODE NAME:SCRIPT[:K=V K=V...]").  Its
 # guests get 600 s, or SROCE_GUEST_TIMEOUT=N seconds among its K=V, and
 # one CPU each, or SROCE_GUEST_SMP=N (a single guest's N count in the
-# pool); it counts as pool_cpus says.
+# pool); it counts as entry_cpus says.
 start_run() {
 	local t=${1#* } mode rest name script envs=() args=() kv cpus=1 secs=600
 	[ "${1%% *}" = debug ] && args=(--kernel "$kernel")

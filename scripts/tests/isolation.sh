@@ -40,7 +40,7 @@
 #    independently as cores, and runs of one guest vary (idle medians of
 #    182 to 318 us in one boot; Documentation/testing.rst).
 # All runs sleep on events rather than poll, so that their pollers do not
-# take turns on the guest's one CPU.
+# take turns on a CPU.
 set -u
 # shellcheck source=scripts/tests/sroce-lib.sh
 . "$SROCE_REPO/scripts/tests/sroce-lib.sh"
@@ -77,8 +77,12 @@ fi
 # With two vCPUs or more, each priority's packets are received where its
 # application runs, as a NIC's receive queue of a traffic class
 # interrupts a core of its own: priority 0's on the bulk run's vCPU, the
-# others' on vCPU 0 (RPS per receive queue; a veth receives on the queue
-# its peer sent from, and n2's mqprio puts the ACKs on their priority's).
+# others' on vCPU 0.  RPS per receive queue: a veth hands the packet of
+# its transmit queue q > 0 to RPS as received on queue q - 1 (it keeps
+# the queue mapping, which RPS reads as a recorded receive queue plus
+# one), and that of queue 0 as received on queue 0; so priority 0 (and
+# 1, not used here) is received on rx-0, priority 3 on rx-2.  n2's mqprio
+# puts the ACKs on their priority's queue too.
 if [ ${#bulk_cpu[@]} -gt 0 ]; then
 	lat_mask=1
 	bulk_mask=$(printf %x $((1 << (ncpu - 1))))
