@@ -533,6 +533,9 @@ if want guest; then
 		# each (0.255: 1.53 against 6.01 ms, then 0.36 at 10 Mb/s), where
 		# it had 0.07 before (347 us against 4.98 ms)
 		"single isolation:scripts/tests/isolation.sh:SROCE_POOL_TIMED=1"
+		# the same on two vCPUs, then five interleaved rounds of SL 3
+		# idle, beside the bulk run and beside a busy loop (figures)
+		"single isolation-2cpu-rounds:scripts/tests/isolation.sh:SROCE_GUEST_SMP=2 SROCE_ISO_ITERS=2000 SROCE_ISO_ROUNDS=5 SROCE_GUEST_TIMEOUT=900 SROCE_POOL_TIMED=1"
 		"pair rig-smoke:scripts/tests/rig-smoke.sh"
 		"pair mcast-sroce-rxe:scripts/tests/mcast-pair.sh:SROCE_DRV_B=rxe"
 		"pair wire-sroce-rxe:scripts/tests/wire-pair.sh:SROCE_DRV_B=rxe SROCE_WIRE_ONLY=wire,rdmacm"
