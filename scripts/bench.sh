@@ -59,8 +59,8 @@ bench_run() {
 		# what check.sh and the guests call a splat, not only BUG/WARNING
 		grep -E -A 12 -f "$repo/scripts/splat.re" "$log" | head -n 40 >&2
 	fi
-	# guest a hands its results over on the console
-	sed -n "s/^\[a\] BENCH $drv //p" "$log" >"$run/$kind.$round"
+	# the guests hand their results over on the console
+	sed -n "s/^\[[ab]\] BENCH $drv //p" "$log" >"$run/$kind.$round"
 }
 
 if want pairs; then

@@ -4,7 +4,8 @@
 # The in-guest half of `make bench`: link the driver named by SROCE_BENCH_DRV
 # (sroce or rxe) to eth0 on both guests and run perftest between them, b
 # serving and a measuring.  Guest a prints "BENCH DRV name value unit"
-# lines, which scripts/bench.sh picks out of the console.
+# lines (b those of the wire row), which scripts/bench.sh picks out of
+# the consoles.
 # SROCE_BENCH_ROWS: a regular expression; only rows whose names match run
 # (default: all).
 set -u
@@ -172,6 +173,64 @@ fi
 tcp tcp_1stream 1
 tcp tcp_4streams 4
 
+# The ceiling over the bandwidth rows: what the wire carries from a to b
+# with no transport at all.  pktgen on a sends frames of a 4 KiB RoCE v2
+# packet's size (Ethernet, IPv4, UDP, BTH, 4096 bytes, ICRC: 4154) as
+# fast as virtio-net takes them, to a UDP port nobody listens on; b
+# counts what its eth0 received over 4 s in the middle of the run and
+# reports it as 4096-byte payloads in MB/s (2^20 bytes, as perftest's).
+# QEMU holds a sender back when the receiving guest's ring is full, so
+# this is what both guests and the host between them can move, whatever
+# the driver above.  b hands its figure over in its own BENCH line.
+wire_frames=4154
+wire() {
+	local name=wire_4k_payload t0 t1 b0 b1 mac pid
+	[[ $name =~ $rows ]] || return 0
+	n=$((n + 1))
+	if [ "$SROCE_ROLE" = b ]; then
+		barrier "wire$n" || return 1
+		sleep 1
+		t0=$(date +%s%N)
+		b0=$(cat /sys/class/net/eth0/statistics/rx_bytes)
+		sleep 4
+		t1=$(date +%s%N)
+		b1=$(cat /sys/class/net/eth0/statistics/rx_bytes)
+		awk -v b=$((b1 - b0)) -v t=$((t1 - t0)) -v f=$wire_frames -v n=$name \
+			'BEGIN { if (b > 0) printf "%s %.2f MB/s\n", n, b / f * 4096 / 1048576 / (t / 1e9)
+				else print n, "n/a -" }' >>"$out"
+		barrier "done$n" || return 1
+		return 0
+	fi
+	ping -c 1 -W 5 "$SROCE_PEER_IP4" >/dev/null 2>&1
+	mac=$(ip neigh show "$SROCE_PEER_IP4" dev eth0 | awk '{ print $3 }')
+	if ! modprobe pktgen || ! pktgen_setup "$mac"; then
+		log "$name: pktgen could not be set up (peer MAC '$mac')"
+		barrier "wire$n" && barrier "done$n"
+		return
+	fi
+	echo start >/proc/net/pktgen/pgctrl &
+	pid=$!
+	barrier "wire$n"
+	barrier "done$n"
+	echo stop >/proc/net/pktgen/pgctrl
+	wait "$pid"
+	echo rem_device_all >/proc/net/pktgen/kpktgend_0
+}
+
+# pktgen_setup MAC: pktgen's first thread sends to b's MAC and IPv4
+# address, nothing but eth0, until stopped
+pktgen_setup() {
+	local c
+	[[ $1 =~ ^([0-9a-f]{2}:){5}[0-9a-f]{2}$ ]] || return 1
+	echo rem_device_all >/proc/net/pktgen/kpktgend_0 &&
+		echo "add_device eth0" >/proc/net/pktgen/kpktgend_0 || return 1
+	for c in "count 0" "pkt_size $wire_frames" "delay 0" "clone_skb 0" \
+		"dst $SROCE_PEER_IP4" "dst_mac $1" "udp_dst_min 5303" "udp_dst_max 5303"; do
+		echo "$c" >/proc/net/pktgen/eth0 || return 1
+	done
+}
+wire
+
 # The floor under the latency rows: a round trip between user processes
 # through the guests' UDP stacks, halved, both ends polling as perftest
 # does; once one datagram each way, and once with each answered by a
@@ -190,5 +249,6 @@ for size in 2b:2 4k:4096; do
 	done
 done
 
-[ "$SROCE_ROLE" = b ] || sed "s/^/BENCH $drv /" "$out"
+# b's lines are its wire row's
+sed "s/^/BENCH $drv /" "$out"
 rdma link delete "$dev"
