@@ -195,6 +195,9 @@ wire() {
 		sleep 4
 		t1=$(date +%s%N)
 		b1=$(cat /sys/class/net/eth0/statistics/rx_bytes)
+		# a sender that never started leaves a mark, not a figure of
+		# whatever else arrived
+		[ -e "$SROCE_SHARED/nowire$n.a" ] && b1=$b0
 		awk -v b=$((b1 - b0)) -v t=$((t1 - t0)) -v f=$wire_frames -v n=$name \
 			'BEGIN { if (b > 0) printf "%s %.2f MB/s\n", n, b / f * 4096 / 1048576 / (t / 1e9)
 				else print n, "n/a -" }' >>"$out"
@@ -205,6 +208,7 @@ wire() {
 	mac=$(ip neigh show "$SROCE_PEER_IP4" dev eth0 | awk '{ print $3 }')
 	if ! modprobe pktgen || ! pktgen_setup "$mac"; then
 		log "$name: pktgen could not be set up (peer MAC '$mac')"
+		: >"$SROCE_SHARED/nowire$n.a"
 		barrier "wire$n" && barrier "done$n"
 		return
 	fi
