@@ -96,7 +96,8 @@ if want pairs; then
 	hdr=$(printf '%-24s %-26s %-26s %9s' test rxe sroce sroce/rxe)
 	[ -n "$base" ] && hdr+=$(printf ' %-26s %10s' "base ${rev:0:12}" sroce/base)
 	printf '\n%s\n' "$hdr"
-	# the rows in the order perftest.sh ran them
+	# the rows in the order the guests printed them (b's wire row
+	# wherever its console line fell among a's)
 	names=$(cat "$run"/{rxe,sroce,base}.[0-9]* 2>/dev/null | awk '!seen[$1]++ { print $1 }')
 	for name in $names; do
 		r=$(cell rxe "$name")

@@ -112,9 +112,10 @@ tcp() {
 secs4k=${SROCE_BENCH_SECS_4K:-4}
 for op in write send read; do
 	for size in 4k:4096:-D:$secs4k 64k:65536:-n:$iters; do
-		IFS=: read -r name bytes mode n <<<"$size"
-		bench "${op}_bw_${name}_1qp" "ib_${op}_bw" -s "$bytes" "$mode" "$n"
-		bench "${op}_bw_${name}_4qp" "ib_${op}_bw" -s "$bytes" "$mode" "$n" -q 4
+		# not "n", measure()'s count of barriers
+		IFS=: read -r name bytes mode count <<<"$size"
+		bench "${op}_bw_${name}_1qp" "ib_${op}_bw" -s "$bytes" "$mode" "$count"
+		bench "${op}_bw_${name}_4qp" "ib_${op}_bw" -s "$bytes" "$mode" "$count" -q 4
 	done
 done
 for op in write send; do
@@ -195,13 +196,14 @@ wire() {
 		sleep 4
 		t1=$(date +%s%N)
 		b1=$(cat /sys/class/net/eth0/statistics/rx_bytes)
-		# a sender that never started leaves a mark, not a figure of
-		# whatever else arrived
+		barrier "measured$n" && barrier "done$n" || return 1
+		# a sender that did not start or did not last leaves a mark
+		# before "done", so that no figure of whatever else arrived
+		# is taken for the wire's
 		[ -e "$SROCE_SHARED/nowire$n.a" ] && b1=$b0
 		awk -v b=$((b1 - b0)) -v t=$((t1 - t0)) -v f=$wire_frames -v n=$name \
 			'BEGIN { if (b > 0) printf "%s %.2f MB/s\n", n, b / f * 4096 / 1048576 / (t / 1e9)
 				else print n, "n/a -" }' >>"$out"
-		barrier "done$n" || return 1
 		return 0
 	fi
 	ping -c 1 -W 5 "$SROCE_PEER_IP4" >/dev/null 2>&1
@@ -209,13 +211,20 @@ wire() {
 	if ! modprobe pktgen || ! pktgen_setup "$mac"; then
 		log "$name: pktgen could not be set up (peer MAC '$mac')"
 		: >"$SROCE_SHARED/nowire$n.a"
-		barrier "wire$n" && barrier "done$n"
+		barrier "wire$n" && barrier "measured$n" && barrier "done$n"
 		return
 	fi
 	echo start >/proc/net/pktgen/pgctrl &
 	pid=$!
-	barrier "wire$n"
-	barrier "done$n"
+	# "start" returns only once stopped: gone before b has measured,
+	# pktgen sent nothing or not for long enough
+	if barrier "wire$n" && barrier "measured$n"; then
+		if ! kill -0 "$pid" 2>/dev/null; then
+			log "$name: pktgen stopped by itself: $(grep -i result /proc/net/pktgen/eth0)"
+			: >"$SROCE_SHARED/nowire$n.a"
+		fi
+		barrier "done$n"
+	fi
 	echo stop >/proc/net/pktgen/pgctrl
 	wait "$pid"
 	echo rem_device_all >/proc/net/pktgen/kpktgend_0
