@@ -129,12 +129,16 @@ pending=()
 # A guest whose kernel died while booting, before its test script began
 # (guest.sh: "boot failure, the script never started"), ran no code of
 # sroce's: Debian's kernel has died so under TCG in its allocator, with no
-# module loaded (Documentation/testing.rst).  Such a run is reported, its
-# panic shown, and made once more; a second boot failure counts.
+# module loaded (Documentation/testing.rst).  So did a guest whose kernel
+# reported a splat before its first driver's init (guest-init.sh); the
+# debug kernel once did, a KASAN report in an interrupt during
+# identify_cpu() (2026-12-06), which also left KASAN and lockdep blind
+# for the test.  Such a run is reported, its panic shown, and made once
+# more; a second boot failure counts.
 boot_failed() {
 	local mode=$1 name=$2 out=$logdir/$1-$2.out
 	[ "$mode" != kunit ] && [ -z "${rebooted[$name]:-}" ] &&
-		grep -q 'boot failure, the script never started' "$out"
+		grep -qE 'boot failure(, the script never started|, a kernel splat before)' "$out"
 }
 
 # Report a finished run: its check lines, its count, its duration.

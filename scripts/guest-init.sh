@@ -176,6 +176,19 @@ if grep -Eq "$splat_re" "$scan"; then
 		echo "rig: kernel splat in guest $role:"
 		grep -E "$splat_re" "$scan" | head -n 5
 		status=126
+		# A report from before the kernel ran its first initcall past
+		# the early ones (smp_init() comes first), so before any
+		# driver's init, sroce's included, is the kernel's or the
+		# emulator's.  It also blinds the test: KASAN reports only its
+		# first finding, and the taint turns lockdep off.  The run
+		# proved nothing and says so as a boot failure, status 125.
+		if awk -v re="$splat_re" '
+			/smp: Bringing up secondary CPUs/ && !smp { smp = NR }
+			$0 ~ re { last = NR }
+			END { exit !(smp && last && last < smp) }' "$scan"; then
+			echo "rig: guest $role: the kernel splat came while it booted, before any driver's init"
+			status=125
+		fi
 	fi
 fi
 

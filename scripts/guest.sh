@@ -6,7 +6,8 @@
 # the host root.  Nothing here touches the host kernel.
 #
 # Exit status: the script's status (single mode), 0 if both scripts passed
-# (pair mode), 124 on timeout, 125 if a guest never reached its script,
+# (pair mode), 124 on timeout, 125 if a guest never reached its script
+# (or its kernel reported a splat before any driver's init),
 # 126 on a kernel splat or a guest that died while running its script,
 # 2 on bad usage.
 set -euo pipefail
@@ -597,6 +598,7 @@ for r in "${roles[@]}"; do
 		[[ ${st[$r]} =~ ^[0-9]+$ ]] || st[$r]=125
 		case ${st[$r]} in
 		0) echo "guest.sh: $who: passed$times" >&2 ;;
+		125) echo "guest.sh: $who: boot failure, a kernel splat before any driver's init$times" >&2 ;;
 		126) echo "guest.sh: $who: kernel splat$times" >&2 ;;
 		*) echo "guest.sh: $who: script failed, status ${st[$r]}$times" >&2 ;;
 		esac
