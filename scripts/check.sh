@@ -480,6 +480,7 @@ if want guest; then
 		"pair transports-sroce-sroce:scripts/tests/transports-pair.sh"
 		"pair transports-sroce-rxe:scripts/tests/transports-pair.sh:SROCE_DRV_B=rxe"
 		"pair netem-sroce-sroce:scripts/tests/netem-pair.sh"
+		"pair qdiscs-sroce-sroce:scripts/tests/qdiscs-pair.sh:$timed"
 		"pair mcast-sroce-sroce:scripts/tests/mcast-pair.sh"
 		"pair wire-sroce-sroce:scripts/tests/wire-pair.sh"
 		"pair fuzz-sroce-sroce:scripts/tests/fuzz-pair.sh"

@@ -36,6 +36,7 @@ out_net:
 static void __exit sroce_exit(void)
 {
 	sroce_link_exit();
+	sroce_tx_exit();
 	sroce_unplug_exit();
 	sroce_net_exit();
 	sroce_icrc_accel_stop();

@@ -79,6 +79,12 @@ static int sroce_v1_recv(struct sk_buff *skb, struct net_device *ndev,
 		sroce_stats_inc(sdev, SROCE_CNT_RX_NOMEM);
 		return NET_RX_DROP;
 	}
+	/*
+	 * A packet a sender of this host handed to a veth still counts as
+	 * below that sender (tx.c) until orphaned, as IP's receive does
+	 * for RoCEv2: a receiver that holds it must not hold the sender.
+	 */
+	skb_orphan(skb);
 	sroce_rx(sdev, skb, SROCE_NET_ROCE_V1);
 	return NET_RX_SUCCESS;
 }

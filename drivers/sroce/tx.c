@@ -27,20 +27,27 @@
  * netdev.  The txsched policy chooses the priority, and inside it the flow
  * (a deficit round robin over the FIFOs with packets); a priority whose next
  * packet would land on a stopped netdev queue (a PFC pause the NIC acts
- * on, a full ring, a BQL limit), or in a qdisc that already holds its
- * room of bytes (txsched.h: a shaper never stops the queue, it drops), is
- * skipped and its packet kept, so it never piles up in the qdisc where it
- * would be dropped, and the other priorities go on.  Such priorities are
- * retried by an hrtimer, and by every later send to the context: for a
- * full qdisc, once it will have room at the rate it has been seen to send;
- * for a stopped queue, polled with a back-off, as nothing tells when it
- * wakes.  So is
- * a priority that a PFC frame received by sroce itself paused (pfc.h:
- * links whose netdev does not act on them), until its pause ends or an
- * XON frame arrives.
- * Should a qdisc that holds packets drop one all the same, a clone kept
- * for the purpose goes back to the head of its FIFO (tx_requeued): a
- * drop costs a resend, not an RC timeout.
+ * on, a full ring, a BQL limit), or on a queue with its room of sroce's
+ * bytes already below it (txsched.h), is skipped and its packet kept, so
+ * it never piles up in a qdisc, where priorities no longer apply and a
+ * shaper would drop it, and the other priorities go on.
+ *
+ * Bytes below are counted the way TCP's small queues count a socket's:
+ * each skb handed to dev_queue_xmit() carries a destructor
+ * (sroce_tx_skb_done()) that takes its bytes off when the stack frees it,
+ * sent or dropped, or orphans it (netem does, as it holds skbs for
+ * long).  That destructor wakes a priority held for its room once half
+ * the room has drained, so such a hold costs no polling, and a queue
+ * that takes packets as fast as they come (fq_codel, a FIFO, netem) gets
+ * them as fast.  Nothing tells when a stopped netdev queue wakes: the
+ * priorities held for one are looked at again as skbs of ours below it
+ * complete, polled by an hrtimer with a back-off while none are, and
+ * looked at by every later send to the context.  So is a priority that a
+ * PFC frame received by sroce itself paused (pfc.h: links whose netdev
+ * does not act on them), until its pause ends or an XON frame arrives.
+ * Should a qdisc drop a packet all the same while packets of ours are
+ * below it, a clone kept for the purpose goes back to the head of its
+ * FIFO (tx_requeued): a drop costs a resend, not an RC timeout.
  *
  * Congestion notifications (cnp.c) have a short FIFO of their own, served
  * before every priority: a CNP that waited behind the data of a congested
@@ -72,12 +79,11 @@
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
-#include <linux/u64_stats_sync.h>
 #include <linux/udp.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 #include <net/dsfield.h>
 #include <net/ip6_checksum.h>
-#include <net/sch_generic.h>
 
 #include <sroce/frame.h>
 #include <sroce/loopback.h>
@@ -117,6 +123,15 @@
 /* Polling of stopped netdev queues, doubled while nothing can be sent */
 #define SROCE_TX_RETRY_MIN_NS	(20 * NSEC_PER_USEC)
 #define SROCE_TX_RETRY_MAX_NS	(160 * NSEC_PER_USEC)
+/*
+ * Bytes below a context (struct sroce_tx_acct) are counted in units of
+ * this many, at most SROCE_TX_UNITS_MAX to a packet: a unit count and a
+ * room fit in the low bits of a pointer aligned to SROCE_TX_ACCT_SIZE
+ * (kmalloc() aligns a power of two to itself).
+ */
+#define SROCE_TX_UNIT_SHIFT	8
+#define SROCE_TX_UNITS_MAX	((1UL << SROCE_TX_UNIT_SHIFT) - 1)
+#define SROCE_TX_ACCT_SIZE	4096
 /* Hop limits for an AV that has none */
 #define SROCE_TX_IP_TTL		64
 #define SROCE_TX_GRH_HOPLMT	0xff
@@ -158,6 +173,29 @@ struct sroce_tx_prio {
 };
 
 /**
+ * struct sroce_tx_acct - the bytes of a context's packets below it
+ * @refs: one for the context, one for each of its skbs not yet freed or
+ *	orphaned by the stack
+ * @tx: the context, NULL once it is going away (RCU)
+ * @held: a bit per room a priority is held back for, until @units of
+ *	that room fall to @kick_at
+ * @units: per room (struct sroce_tx @room), the units below it
+ * @kick_at: per room, where its holder wants to be woken
+ *
+ * The skbs may outlive the context in a qdisc, so this outlives it too:
+ * the last reference frees it.  Each skb keeps its own unit count in its
+ * destructor argument, so what it takes away when freed is exactly what
+ * it added, whatever the stack did to its length on the way.
+ */
+struct sroce_tx_acct {
+	atomic_long_t refs;
+	struct sroce_tx __rcu *tx;
+	unsigned long held;
+	atomic_t units[SROCE_TXROOM_SLOTS];
+	int kick_at[SROCE_TXROOM_SLOTS];
+};
+
+/**
  * struct sroce_tx - one transmit context of a device
  * @sdev: the device
  * @index: which of the device's contexts (struct sroce_txdev) this is
@@ -169,20 +207,26 @@ struct sroce_tx_prio {
  * @sched: which priority sends next
  * @pfc: the pause clock of the priorities PFC frames paused
  * @held_polled: the last pick held a priority back for a stopped netdev
- *	queue, or a full qdisc whose rate is not known yet: nothing tells
- *	when either drains, so the retry timer polls
- * @held_qdisc: the last pick held priorities back for full qdiscs: a bit
- *	per @room held for
- * @room_at: of these, the first time one will have room at its rate, or 0
- * @room: how much the qdisc above each netdev queue may hold before the
+ *	queue, or after a drop: nothing tells when either clears, so the
+ *	retry timer polls
+ * @held_room: the last pick held priorities back for rooms at their
+ *	bound: a bit per @room held for, each woken by @acct
+ * @room: how many bytes may be below each netdev queue before the
  *	priorities sending through it are held back (txsched.h); a
  *	shaper on one queue limits no other
+ * @backoff_until: per room, no packet goes to it before this time (a
+ *	qdisc dropped one of ours), 0 for none
+ * @acct: what is below each room
  * @requeues: clones requeued since a packet last went down; only the
  *	draining context touches it
  * @draining: a context is moving packets to the netdev
  * @dead: sroce_tx_fini() has begun: nothing is queued or rearmed
  * @retry_ns: current delay of @retry_timer while it polls
  * @retry_timer: looks at held priorities again (sroce_tx_arm_retry())
+ * @kick_timer: drains in softirq as soon as it can, for a destructor that
+ *	found a held room drained (sroce_tx_skb_done()): a destructor may
+ *	run under a qdisc's lock, where no packet can be sent, and a
+ *	worker would wait behind the busy threads of the CPU
  * @wq: runs @work (the device's, struct sroce_txdev)
  * @work: continues long drains and wakes waiters
  * @waking: the waiter whose ->wake() @work is running, or NULL
@@ -199,14 +243,16 @@ struct sroce_tx {
 	struct sroce_txsched sched;
 	struct sroce_pfc_state pfc;
 	bool held_polled;
-	u16 held_qdisc;
-	u64 room_at;
+	u16 held_room;
 	struct sroce_txroom room[SROCE_TXROOM_SLOTS];
+	u64 backoff_until[SROCE_TXROOM_SLOTS];
+	struct sroce_tx_acct *acct;
 	unsigned int requeues;
 	bool draining;
 	bool dead;
 	u64 retry_ns;
 	struct hrtimer retry_timer;
+	struct hrtimer kick_timer;
 	struct workqueue_struct *wq;
 	struct work_struct work;
 	struct sroce_tx_waiter *waking;
@@ -357,8 +403,9 @@ static struct sk_buff *sroce_tx_alloc_skb(struct sroce_dev *sdev,
 
 	/* room for a tag the stack may have to insert in software */
 	hroom = LL_RESERVED_SPACE_EXTRA(ndev, VLAN_HLEN);
-	skb = alloc_skb(hroom + lin + READ_ONCE(ndev->needed_tailroom),
-			GFP_ATOMIC);
+	/* an fclone: the spare sroce_tx_spare() may keep costs no allocation */
+	skb = __alloc_skb(hroom + lin + READ_ONCE(ndev->needed_tailroom),
+			  GFP_ATOMIC, SKB_ALLOC_FCLONE, NUMA_NO_NODE);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, hroom);
@@ -695,45 +742,135 @@ static struct netdev_queue *sroce_tx_txq(struct net_device *ndev,
 	return netdev_get_tx_queue(ndev, index);
 }
 
-/*
- * Bytes queued in the qdisc above @txq.  Lockless qdiscs (pfifo_fast)
- * keep them per CPU, too costly to add up per packet; they are 0 here, as
- * such a qdisc only fills behind a stopped queue, which is checked first.
- * Context: BH disabled.
- */
-static u32 sroce_tx_qdisc_backlog(struct netdev_queue *txq)
-{
-	/* the kernel's struct Qdisc, named by type to keep checkpatch quiet */
-	typeof(*txq->qdisc) __kernel *q = rcu_dereference_bh(txq->qdisc);
+/* --- Bytes below -------------------------------------------------------- */
 
-	if (!q || !q->enqueue || (q->flags & TCQ_F_CPUSTATS))
-		return 0;
-	return READ_ONCE(q->qstats.backlog);
+static atomic_t sroce_tx_accts = ATOMIC_INIT(0);
+
+static struct sroce_tx_acct *sroce_tx_acct_create(struct sroce_tx *tx)
+{
+	struct sroce_tx_acct *a;
+
+	BUILD_BUG_ON(sizeof(*a) > SROCE_TX_ACCT_SIZE);
+	BUILD_BUG_ON(SROCE_TXROOM_SLOTS << SROCE_TX_UNIT_SHIFT >
+		     SROCE_TX_ACCT_SIZE);
+	a = kzalloc(SROCE_TX_ACCT_SIZE, GFP_KERNEL);
+	if (!a)
+		return NULL;
+	atomic_long_set(&a->refs, 1);
+	RCU_INIT_POINTER(a->tx, tx);
+	atomic_inc(&sroce_tx_accts);
+	return a;
+}
+
+static void sroce_tx_acct_put(struct sroce_tx_acct *a)
+{
+	if (!atomic_long_dec_and_test(&a->refs))
+		return;
+	kfree(a);
+	if (atomic_dec_and_test(&sroce_tx_accts))
+		wake_up_var(&sroce_tx_accts);
 }
 
 /*
- * Bytes the qdisc above @txq has sent down in all, for its rate; only
- * asked of qdiscs sroce_tx_qdisc_backlog() reads.  Context: BH disabled.
+ * The destructor of every skb handed to the netdev: the stack freed or
+ * orphaned it (a qdisc that holds skbs for long, such as netem, orphans
+ * them as they come in), so its bytes are no longer below the context.
+ * A priority held back for its room is woken once the room is down to
+ * what its holder asked for.  Any context; the read-side section covers
+ * the context's kick timer (sroce_tx_fini()) and the module's text
+ * (sroce_tx_exit()).
  */
-static u64 sroce_tx_qdisc_sent(struct netdev_queue *txq)
+static void sroce_tx_skb_done(struct sk_buff *skb)
 {
-	typeof(*txq->qdisc) __kernel *q = rcu_dereference_bh(txq->qdisc);
-	unsigned int start;
-	u64 sent;
+	unsigned long arg = (unsigned long)skb_shinfo(skb)->destructor_arg;
+	struct sroce_tx_acct *a = (void *)(arg & ~(SROCE_TX_ACCT_SIZE - 1UL));
+	unsigned int r = (arg >> SROCE_TX_UNIT_SHIFT) & (SROCE_TXROOM_SLOTS - 1);
+	struct sroce_tx *tx;
+	int left;
 
-	if (!q)
-		return 0;
-	do {
-		start = u64_stats_fetch_begin(&q->bstats.syncp);
-		sent = u64_stats_read(&q->bstats.bytes);
-	} while (u64_stats_fetch_retry(&q->bstats.syncp, start));
-	return sent;
+	rcu_read_lock();
+	/* fully ordered: pairs with sroce_tx_await()'s barrier */
+	left = atomic_sub_return(arg & SROCE_TX_UNITS_MAX, &a->units[r]);
+	if (test_bit(r, &a->held) && left <= READ_ONCE(a->kick_at[r]) &&
+	    test_and_clear_bit(r, &a->held)) {
+		tx = rcu_dereference(a->tx);
+		if (tx)
+			hrtimer_start(&tx->kick_timer, 0,
+				      HRTIMER_MODE_REL_SOFT);
+	}
+	sroce_tx_acct_put(a);
+	rcu_read_unlock();
 }
 
-/* Which qdisc is above @txq, for telling it from its successor */
-static unsigned long sroce_tx_qdisc_id(struct netdev_queue *txq)
+/* Bytes of @tx's packets below room @r */
+static u32 sroce_tx_below(const struct sroce_tx *tx, unsigned int r)
 {
-	return (unsigned long)rcu_access_pointer(txq->qdisc);
+	return (u32)atomic_read(&tx->acct->units[r]) << SROCE_TX_UNIT_SHIFT;
+}
+
+/* Count @skb, about to go down to room @r, as below @tx until it is freed */
+static void sroce_tx_charge(struct sroce_tx *tx, struct sk_buff *skb,
+			    unsigned int r)
+{
+	struct sroce_tx_acct *a = tx->acct;
+	unsigned long units;
+
+	units = min(DIV_ROUND_UP(skb->len, 1UL << SROCE_TX_UNIT_SHIFT),
+		    SROCE_TX_UNITS_MAX);
+	atomic_long_inc(&a->refs);
+	atomic_add(units, &a->units[r]);
+	skb_shinfo(skb)->destructor_arg =
+		(void *)((unsigned long)a | r << SROCE_TX_UNIT_SHIFT | units);
+	skb->destructor = sroce_tx_skb_done;
+}
+
+/*
+ * Bytes in @txq's ring by its byte queue limits, 0 for a netdev without
+ * them.  The completions are read first: what is queued by then is as
+ * much or more.  The ring has a limit of its own, and stops the queue at
+ * it: what a room bounds is what waits above the ring.
+ */
+static u32 sroce_tx_ring_bytes(struct netdev_queue *txq)
+{
+#ifdef CONFIG_BQL
+	unsigned int done = READ_ONCE(txq->dql.num_completed);
+
+	return READ_ONCE(txq->dql.num_queued) - done;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * Under tx->lock: ask to be woken once room @r is down to @bytes.  False
+ * when it already is (its last skb may have gone before the request was
+ * seen), and the packet may go.
+ */
+static bool sroce_tx_await(struct sroce_tx *tx, unsigned int r, u32 bytes)
+{
+	struct sroce_tx_acct *a = tx->acct;
+
+	WRITE_ONCE(a->kick_at[r], bytes >> SROCE_TX_UNIT_SHIFT);
+	set_bit(r, &a->held);
+	/* pairs with the destructor's atomic_sub_return() */
+	smp_mb__after_atomic();
+	if (sroce_tx_below(tx, r) > bytes)
+		return true;
+	clear_bit(r, &a->held);
+	return false;
+}
+
+/**
+ * sroce_tx_exit() - wait for the last skb any device sent to be freed
+ *
+ * A qdisc may hold skbs of a device that is gone, and their destructor
+ * is in this module.  Context: process, module exit, no device left.
+ */
+void sroce_tx_exit(void)
+{
+	wait_var_event(&sroce_tx_accts, !atomic_read(&sroce_tx_accts));
+	/* the last destructor has left its read-side section */
+	synchronize_rcu();
 }
 
 /*
@@ -765,29 +902,26 @@ static unsigned int sroce_tx_room_of(const struct sroce_tx *tx,
 }
 
 /*
- * Under tx->lock: the qdisc above @txq holds @backlog bytes, its room or
- * more.  Look again once it will hold less at the rate it sends
- * (txsched.h); until that rate is known, poll.
+ * Under tx->lock: a qdisc dropped a packet for room @r: nothing goes to it
+ * before the retry timer has looked again, or the drops would go on.
  */
-static void sroce_tx_time_room(struct sroce_tx *tx, struct sroce_txroom *room,
-			       struct netdev_queue *txq, u32 backlog)
+static bool sroce_tx_backing_off(struct sroce_tx *tx, unsigned int r)
 {
-	u64 now = ktime_get_ns(), wait;
-
-	sroce_txroom_clock(room, sroce_tx_qdisc_id(txq), now,
-			   sroce_tx_qdisc_sent(txq));
-	wait = sroce_txroom_wait_ns(room, backlog);
-	if (!wait)
-		tx->held_polled = true;
-	else if (!tx->room_at || now + wait < tx->room_at)
-		tx->room_at = now + wait;
+	if (!tx->backoff_until[r])
+		return false;
+	if (ktime_get_ns() >= tx->backoff_until[r]) {
+		tx->backoff_until[r] = 0;
+		return false;
+	}
+	tx->held_polled = true;
+	return true;
 }
 
 /*
  * Under tx->lock: may the head packet @skb of a priority go down now?
  * *@was_held has the bit of each room the previous pick held a priority
- * for: its qdisc empty now means the room was too small for the retry
- * delay, full that it was enough; the bit is cleared once told.
+ * for: nothing below it now means the room was too small to bridge the
+ * wake-up, something that it was enough; the bit is cleared once told.
  */
 static enum sroce_tx_hold sroce_tx_hold(struct sroce_tx *tx,
 					struct sk_buff *skb, u16 *was_held)
@@ -795,27 +929,34 @@ static enum sroce_tx_hold sroce_tx_hold(struct sroce_tx *tx,
 	struct netdev_queue *txq = sroce_tx_txq(tx->sdev->ndev, skb);
 	unsigned int r = sroce_tx_room_of(tx, skb);
 	struct sroce_txroom *room = &tx->room[r];
-	u32 backlog;
+	u32 below = sroce_tx_below(tx, r), ring;
 
-	if (netif_xmit_frozen_or_stopped(txq)) {
-		tx->held_polled = true;
-		return SROCE_TX_HOLD_STOPPED;
-	}
-	backlog = sroce_tx_qdisc_backlog(txq);
-	if (!backlog)
-		sroce_txroom_idle(room);
 	if (*was_held & BIT(r)) {
-		if (backlog)
+		if (below)
 			sroce_txroom_fed(room);
 		else
-			sroce_txroom_starved(room, sroce_tx_qdisc_id(txq));
+			sroce_txroom_starved(room, ktime_get_ns());
 		*was_held &= ~BIT(r);
 	}
-	if (!sroce_txroom_full(room, backlog))
+	if (sroce_tx_backing_off(tx, r))
+		return SROCE_TX_HOLD_DROPPED;
+	if (netif_xmit_frozen_or_stopped(txq)) {
+		/*
+		 * Completions that free skbs of ours come as the queue
+		 * drains: look again at the next one, and poll only for a
+		 * queue that nothing of ours is below.
+		 */
+		if (!below || !sroce_tx_await(tx, r, below - 1))
+			tx->held_polled = true;
+		return SROCE_TX_HOLD_STOPPED;
+	}
+	/* ours above the ring, as far as the ring's own count tells */
+	ring = min(sroce_tx_ring_bytes(txq), below);
+	if (!sroce_txroom_full(room, below - ring) ||
+	    !sroce_tx_await(tx, r, ring + room->room / 2))
 		return SROCE_TX_GO;
-	tx->held_qdisc |= BIT(r);
-	sroce_tx_time_room(tx, room, txq, backlog);
-	return SROCE_TX_HOLD_QDISC;
+	tx->held_room |= BIT(r);
+	return SROCE_TX_HOLD_ROOM;
 }
 
 /* Priority @p's head packet is held back: count it once */
@@ -897,7 +1038,7 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
 	struct sroce_tx_flow *head[SROCE_NUM_PRIO] = {};
 	u32 head_len[SROCE_NUM_PRIO] = {};
 	u8 ready = 0, paused = 0, pfc = 0;
-	u16 was_held = tx->held_qdisc;
+	u16 was_held = tx->held_room;
 	enum sroce_tx_hold hold;
 	struct sroce_tx_prio *q;
 	struct sk_buff *skb;
@@ -906,8 +1047,7 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
 	if (sroce_pfc_next_end(&tx->pfc))
 		pfc = sroce_pfc_paused(&tx->pfc, ktime_get_ns());
 	tx->held_polled = false;
-	tx->held_qdisc = 0;
-	tx->room_at = 0;
+	tx->held_room = 0;
 	skb = sroce_tx_pick_ctl(tx, pfc);
 	*ctl = !!skb;
 	if (skb)
@@ -940,49 +1080,40 @@ static struct sk_buff *sroce_tx_pick(struct sroce_tx *tx, bool *wake,
 	return sroce_tx_dequeue(&tx->prio[p], head[p], wake);
 }
 
-/* The netdev queue sroce_tx_txq() chose for @skb */
-static struct netdev_queue *sroce_tx_txq_of(struct sroce_tx *tx,
-					    const struct sk_buff *skb)
-{
-	const struct sroce_tx_cb *cb = (const struct sroce_tx_cb *)skb->cb;
-
-	return netdev_get_tx_queue(tx->sdev->ndev, cb->queue);
-}
-
 /*
- * A qdisc that already holds packets may drop the next one for want of
- * room: keep a clone to send again (it shares the data, and what the
- * stack changes on the way down it changes on its own copy).  An idle
- * qdisc only drops what sending again would not get through (a policer,
- * an oversized packet), and a drop there is left to the RC transport.
+ * Under tx->lock, or in the draining context: a qdisc that already holds
+ * packets of ours may drop the next one for want of room: keep a clone to
+ * send again (it shares the data, and what the stack changes on the way
+ * down it changes on its own copy; an fclone's companion costs no
+ * allocation).  With nothing of ours below, a drop is of what sending
+ * again would not get through (a policer, an oversized packet) and is
+ * left to the RC transport.
  */
-static struct sk_buff *sroce_tx_spare(struct netdev_queue *txq,
+static struct sk_buff *sroce_tx_spare(struct sroce_tx *tx, unsigned int r,
 				      struct sk_buff *skb)
 {
-	u32 backlog;
-
-	rcu_read_lock_bh();
-	backlog = sroce_tx_qdisc_backlog(txq);
-	rcu_read_unlock_bh();
-	return backlog ? skb_clone(skb, GFP_ATOMIC) : NULL;
+	return sroce_tx_below(tx, r) ? skb_clone(skb, GFP_ATOMIC) : NULL;
 }
 
 /*
- * Without tx->lock, in the draining context: the qdisc dropped a packet
- * whose clone @spare was kept.  It goes back to the head of its FIFO, so
- * the order of its priority is kept, and the qdisc gets less room.  A
- * qdisc that drops every packet it is given ends that after
+ * Without tx->lock, in the draining context: a qdisc dropped a packet
+ * bound for room @r whose clone @spare was kept.  It goes back to the
+ * head of its FIFO, so the order of its priority is kept; the room
+ * shrinks and takes nothing until the retry timer looks again.  A qdisc
+ * that drops every packet it is given ends that after
  * SROCE_TX_REQUEUE_MAX tries.
  */
-static void sroce_tx_requeue(struct sroce_tx *tx, struct sk_buff *spare)
+static void sroce_tx_requeue(struct sroce_tx *tx, struct sk_buff *spare,
+			     unsigned int r)
 {
 	struct sroce_tx_prio *q = &tx->prio[sroce_tx_prio_of(spare)];
 	struct sroce_tx_flow *fl = &q->flow[sroce_tx_cb(spare)->flow];
-	unsigned long qdisc = sroce_tx_qdisc_id(sroce_tx_txq_of(tx, spare));
+	u64 now = ktime_get_ns();
 	bool final;
 
 	spin_lock_bh(&tx->lock);
-	sroce_txroom_dropped(&tx->room[sroce_tx_room_of(tx, spare)], qdisc);
+	sroce_txroom_dropped(&tx->room[r], now);
+	tx->backoff_until[r] = now + tx->retry_ns;
 	final = tx->dead || ++tx->requeues > SROCE_TX_REQUEUE_MAX;
 	if (!final) {
 		__skb_queue_head(&fl->skbs, spare);
@@ -1000,16 +1131,13 @@ static void sroce_tx_requeue(struct sroce_tx *tx, struct sk_buff *spare)
 }
 
 /*
- * Without tx->lock: the qdisc above @txq, whose room is tx->room[@r],
- * queued a packet but reports congestion (it dropped another, or marks)
+ * Without tx->lock: the qdisc below room @r queued a packet but reports
+ * congestion (it dropped another, or marks)
  */
-static void sroce_tx_congested(struct sroce_tx *tx, struct netdev_queue *txq,
-			       unsigned int r)
+static void sroce_tx_congested(struct sroce_tx *tx, unsigned int r)
 {
-	unsigned long qdisc = sroce_tx_qdisc_id(txq);
-
 	spin_lock_bh(&tx->lock);
-	sroce_txroom_dropped(&tx->room[r], qdisc);
+	sroce_txroom_dropped(&tx->room[r], ktime_get_ns());
 	spin_unlock_bh(&tx->lock);
 }
 
@@ -1026,8 +1154,7 @@ static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb, bool ctl)
 	u8 prio = sroce_tx_prio_of(skb);
 	unsigned int len = skb->len;
 	bool ect = sroce_tx_ect(skb);
-	unsigned int room = sroce_tx_room_of(tx, skb);
-	struct netdev_queue *txq;
+	unsigned int r = sroce_tx_room_of(tx, skb);
 	struct sk_buff *spare;
 	int rc;
 
@@ -1041,12 +1168,12 @@ static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb, bool ctl)
 	/* the members of its group on this device get their own copy */
 	if (sroce_lo_mcast(tx->sdev->lo, skb))
 		sroce_stats_inc(tx->sdev, SROCE_CNT_TX_DROPS);
-	/* the queue sroce_tx_pick() resolved, which dev_queue_xmit() will */
-	txq = sroce_tx_txq_of(tx, skb);
-	spare = ctl ? NULL : sroce_tx_spare(txq, skb);
+	spare = ctl ? NULL : sroce_tx_spare(tx, r, skb);
+	/* below the queue sroce_tx_pick() resolved, which dev_queue_xmit() will */
+	sroce_tx_charge(tx, skb, r);
 	rc = dev_queue_xmit(skb);
 	if (rc == NET_XMIT_DROP && spare) {
-		sroce_tx_requeue(tx, spare);
+		sroce_tx_requeue(tx, spare, r);
 		return;
 	}
 	consume_skb(spare);
@@ -1055,7 +1182,7 @@ static void sroce_tx_xmit(struct sroce_tx *tx, struct sk_buff *skb, bool ctl)
 	 * net_xmit_eval() evaluates its argument twice: never pass it the call.
 	 */
 	if (rc == NET_XMIT_CN)
-		sroce_tx_congested(tx, txq, room);
+		sroce_tx_congested(tx, r);
 	if (net_xmit_eval(rc)) {
 		sroce_stats_inc(tx->sdev, SROCE_CNT_TX_DROPS);
 		return;
@@ -1117,28 +1244,25 @@ static bool sroce_tx_pending(const struct sroce_tx *tx)
 
 /*
  * Under tx->lock: look at the held priorities again when the first of
- * them may go: a PFC pause at its end, a full qdisc whose rate is known
- * when it will have room, and anything else (a stopped netdev queue)
- * after tx->retry_ns.  A timer already set to fire as early, slack
- * included, stays.
+ * them may go: a PFC pause at its end, and a stopped netdev queue or a
+ * room after a drop after tx->retry_ns.  A room at its bound needs no
+ * timer: the skbs below it wake the context as they are freed.  A timer
+ * already set to fire as early, slack included, stays.
  */
 static void sroce_tx_arm_retry(struct sroce_tx *tx)
 {
-	u64 now = ktime_get_ns(), at = now + tx->retry_ns;
-	u64 slack = tx->retry_ns / 4, end;
+	u64 now = ktime_get_ns(), at = U64_MAX, slack = tx->retry_ns / 4, end;
 
+	if (tx->held_polled)
+		at = now + tx->retry_ns;
 	end = sroce_pfc_next_end(&tx->pfc);
-	if (!tx->held_polled && (tx->room_at || end))
-		at = U64_MAX;
-	if (tx->room_at && tx->room_at < at) {
-		at = max(tx->room_at, now + SROCE_TX_RETRY_MIN_NS);
-		slack = min((at - now) / 4, SROCE_TX_RETRY_MAX_NS / 4);
-	}
 	if (end && end < at) {
 		/* a pause is timed: end it on time */
 		at = max(end, now);
 		slack = SROCE_TX_RETRY_MIN_NS / 4;
 	}
+	if (at == U64_MAX)
+		return;
 	if (hrtimer_is_queued(&tx->retry_timer) &&
 	    ktime_to_ns(hrtimer_get_expires(&tx->retry_timer)) <= at + slack)
 		return;
@@ -1268,6 +1392,14 @@ static void sroce_tx_work(struct work_struct *work)
 
 	sroce_tx_drain(tx, SROCE_TX_CTX_WORK);
 	sroce_tx_wake_waiters(tx);
+}
+
+static enum hrtimer_restart sroce_tx_kick(struct hrtimer *timer)
+{
+	struct sroce_tx *tx = container_of(timer, struct sroce_tx, kick_timer);
+
+	sroce_tx_drain(tx, SROCE_TX_CTX_SEND);
+	return HRTIMER_NORESTART;
 }
 
 static enum hrtimer_restart sroce_tx_retry(struct hrtimer *timer)
@@ -1649,11 +1781,18 @@ static struct sroce_tx *sroce_tx_ctx_create(struct sroce_dev *sdev,
 	sroce_txsched_init(&tx->sched);
 	for (p = 0; p < SROCE_TXROOM_SLOTS; p++)
 		sroce_txroom_init(&tx->room[p]);
+	tx->acct = sroce_tx_acct_create(tx);
+	if (!tx->acct) {
+		kvfree(tx);
+		return NULL;
+	}
 	qos = rcu_dereference_protected(sdev->qos, true);
 	sroce_txsched_set(&tx->sched, qos->tsa, qos->weight);
 	tx->retry_ns = SROCE_TX_RETRY_MIN_NS;
 	hrtimer_init(&tx->retry_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	tx->retry_timer.function = sroce_tx_retry;
+	hrtimer_init(&tx->kick_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	tx->kick_timer.function = sroce_tx_kick;
 	INIT_WORK(&tx->work, sroce_tx_work);
 	return tx;
 }
@@ -1680,6 +1819,7 @@ static void sroce_tx_ctx_stop(struct sroce_tx *tx)
 	tx->dead = true;
 	spin_unlock_bh(&tx->lock);
 	hrtimer_cancel(&tx->retry_timer);
+	hrtimer_cancel(&tx->kick_timer);
 	cancel_work_sync(&tx->work);
 	sroce_tx_wait_drainer(tx);
 
@@ -1694,8 +1834,12 @@ static void sroce_txdev_free(struct sroce_txdev *txd)
 {
 	unsigned int c;
 
-	for (c = 0; c < txd->nctx; c++)
+	for (c = 0; c < txd->nctx; c++) {
+		if (!txd->ctx[c])
+			continue;
+		sroce_tx_acct_put(txd->ctx[c]->acct);
 		kvfree(txd->ctx[c]);
+	}
 	if (txd->wq)
 		destroy_workqueue(txd->wq);
 	kfree(txd);
@@ -1753,6 +1897,14 @@ void sroce_tx_fini(struct sroce_dev *sdev)
 
 	if (!txd)
 		return;
+	/*
+	 * Skbs still below may outlive the contexts: from here on their
+	 * destructors start no kick timer, and none still starts one after
+	 * the grace period; sroce_tx_ctx_stop() cancels what they started.
+	 */
+	for (c = 0; c < txd->nctx; c++)
+		RCU_INIT_POINTER(txd->ctx[c]->acct->tx, NULL);
+	synchronize_rcu();
 	for (c = 0; c < txd->nctx; c++)
 		sroce_tx_ctx_stop(txd->ctx[c]);
 	/*

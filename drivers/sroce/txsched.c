@@ -213,34 +213,26 @@ void sroce_txroom_init(struct sroce_txroom *r)
 {
 	r->room = SROCE_TXROOM_INIT;
 	r->ceiling = SROCE_TXROOM_MAX;
-	r->dropper = 0;
+	r->ceiling_until = 0;
 	r->starved = 0;
-	r->seen = false;
-	r->rate = 0;
 }
 
-/* Does a qdisc holding @backlog bytes take no more packets? */
-bool sroce_txroom_full(const struct sroce_txroom *r, u32 backlog)
+/* Are @below bytes below the queue as many as it may have, or more? */
+bool sroce_txroom_full(const struct sroce_txroom *r, u32 below)
 {
-	return backlog >= r->room;
+	return below >= r->room;
 }
 
 /*
- * @qdisc ran empty while packets were held back for it: after enough such
- * times in a row, more room, up to the ceiling of the last drop unless
- * another qdisc has replaced the one that dropped.  A wait timed by its
- * rate was too long, so that rate is measured again: an estimate too low
- * (a shaper changed in place, a class that now borrows) would otherwise
- * hold every packet back past the qdisc's emptying, and no interval that
- * could correct it would ever be measured, as each one ends at an empty
- * qdisc.
+ * At @now, the bytes below ran out while packets were held back for
+ * them: after enough such times in a row, more room, up to the ceiling
+ * of the last drop while it lasts.
  */
-void sroce_txroom_starved(struct sroce_txroom *r, unsigned long qdisc)
+void sroce_txroom_starved(struct sroce_txroom *r, u64 now)
 {
-	r->rate = 0;
-	if (r->dropper && r->dropper != qdisc) {
+	if (r->ceiling_until && now >= r->ceiling_until) {
 		r->ceiling = SROCE_TXROOM_MAX;
-		r->dropper = 0;
+		r->ceiling_until = 0;
 	}
 	if (++r->starved < SROCE_TXROOM_STARVED)
 		return;
@@ -248,7 +240,7 @@ void sroce_txroom_starved(struct sroce_txroom *r, unsigned long qdisc)
 	r->room = min_t(u32, r->room * 2, r->ceiling);
 }
 
-/* The qdisc still held packets after a hold: the room bridged it */
+/* Bytes were still below after a hold: the room bridged it */
 void sroce_txroom_fed(struct sroce_txroom *r)
 {
 	r->starved = 0;
@@ -325,60 +317,11 @@ struct sroce_txplace sroce_txplace(unsigned int queue, int tc,
 	return p;
 }
 
-/* @qdisc dropped a packet of ours: half the room, and no more for now */
-void sroce_txroom_dropped(struct sroce_txroom *r, unsigned long qdisc)
+/* At @now, a qdisc dropped a packet of ours: half the room, and no more for a while */
+void sroce_txroom_dropped(struct sroce_txroom *r, u64 now)
 {
 	r->room = max_t(u32, r->room / 2, SROCE_TXROOM_MIN);
 	r->ceiling = r->room;
-	r->dropper = qdisc;
+	r->ceiling_until = now + SROCE_TXROOM_CEILING_NS;
 	r->starved = 0;
-}
-
-/* The qdisc was found empty: no interval its rate is measured over may span this */
-void sroce_txroom_idle(struct sroce_txroom *r)
-{
-	r->seen = false;
-}
-
-/*
- * @qdisc was found full at @now, having sent @sent bytes in all: the end
- * of an interval its rate is measured over, if one began long enough ago
- * and not too long, and the start of the next.  Another qdisc in its place
- * has another rate.
- */
-void sroce_txroom_clock(struct sroce_txroom *r, unsigned long qdisc, u64 now,
-			u64 sent)
-{
-	u64 dt = now - r->seen_ns, rate;
-
-	if (r->seen && r->seen_qdisc != qdisc) {
-		r->seen = false;
-		r->rate = 0;
-	}
-	if (r->seen && dt < SROCE_TXROOM_RATE_MIN_NS)
-		return;
-	if (r->seen && dt <= SROCE_TXROOM_RATE_MAX_NS && sent >= r->seen_bytes) {
-		rate = mul_u64_u64_div_u64(sent - r->seen_bytes, NSEC_PER_SEC,
-					   dt);
-		r->rate = r->rate ? (3 * r->rate + rate) / 4 : rate;
-	}
-	r->seen = true;
-	r->seen_ns = now;
-	r->seen_bytes = sent;
-	r->seen_qdisc = qdisc;
-}
-
-/*
- * How long a qdisc holding @backlog bytes takes, at its rate, to hold less
- * than its room; 0 when it already does or its rate is not known.
- */
-u64 sroce_txroom_wait_ns(const struct sroce_txroom *r, u32 backlog)
-{
-	u64 over;
-
-	if (!r->rate || backlog < r->room)
-		return 0;
-	over = backlog - r->room + 1;
-	return min_t(u64, mul_u64_u64_div_u64(over, NSEC_PER_SEC, r->rate),
-		     SROCE_TXROOM_WAIT_MAX_NS);
 }

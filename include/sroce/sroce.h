@@ -149,6 +149,9 @@ int sroce_dev_register(struct sroce_dev *sdev, const char *name);
 void sroce_dev_port_update(struct sroce_dev *sdev);
 u32 sroce_dev_link_speed(struct net_device *ndev);
 
+/* tx.c: the module waits for the skbs its devices sent */
+void sroce_tx_exit(void);
+
 /* unplug.c: removal of a device that users hold open */
 extern const struct ib_device_ops sroce_unplug_ops;
 int sroce_unplug_init(void);

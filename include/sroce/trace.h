@@ -46,7 +46,8 @@ enum sroce_tx_hold {
 	SROCE_TX_GO,
 	SROCE_TX_HOLD_PAUSE,		/* its priority is paused by PFC */
 	SROCE_TX_HOLD_STOPPED,		/* its netdev queue is stopped */
-	SROCE_TX_HOLD_QDISC,		/* the qdisc above that queue has no room */
+	SROCE_TX_HOLD_ROOM,		/* the bytes below that queue are at its room */
+	SROCE_TX_HOLD_DROPPED,		/* a qdisc dropped a packet for that queue */
 };
 
 /* An RNR NAK whatever its timer code; a NAK as it is */
@@ -88,7 +89,8 @@ TRACE_DEFINE_ENUM(SROCE_RESEND_LOST_RESPONSE);
 TRACE_DEFINE_ENUM(SROCE_RESEND_RNR);
 TRACE_DEFINE_ENUM(SROCE_TX_HOLD_PAUSE);
 TRACE_DEFINE_ENUM(SROCE_TX_HOLD_STOPPED);
-TRACE_DEFINE_ENUM(SROCE_TX_HOLD_QDISC);
+TRACE_DEFINE_ENUM(SROCE_TX_HOLD_ROOM);
+TRACE_DEFINE_ENUM(SROCE_TX_HOLD_DROPPED);
 
 #define sroce_show_qp_type(t)					\
 	__print_symbolic(t, { IB_QPT_GSI, "GSI" }, { IB_QPT_RC, "RC" },	\
@@ -257,7 +259,9 @@ TRACE_EVENT(sroce_tx_held,
 				       { SROCE_TX_HOLD_PAUSE, "PFC pause" },
 				       { SROCE_TX_HOLD_STOPPED,
 					 "netdev queue stopped" },
-				       { SROCE_TX_HOLD_QDISC, "qdisc full" }))
+				       { SROCE_TX_HOLD_ROOM, "room full" },
+				       { SROCE_TX_HOLD_DROPPED,
+					 "backing off after a drop" }))
 );
 
 TRACE_EVENT(sroce_tx_fifo_full,

@@ -45,21 +45,27 @@ struct sroce_txsched {
 };
 
 /*
- * Room: how many bytes the qdisc above a netdev queue may hold before the
- * priorities sending through it are held back in sroce, where they are
- * scheduled by the rules above and push back to the QPs.  A qdisc that
+ * Room: how many bytes of a transmit context's packets may be below it,
+ * in the qdisc and the netdev queue it sends to (counted from the hand-off
+ * to the netdev until the stack frees or orphans each skb, tx.c), before
+ * the priorities sending through that queue are held back in sroce,
+ * where they are scheduled by the rules above and push back to the QPs.
+ * Whatever holds more of them (a FIFO qdisc, a shaper's queue) is beyond
+ * sroce's priorities, ETS and pause: that is the bound.  A qdisc that
  * shapes (tbf, htb) never stops its netdev queue; it drops what exceeds
  * its limit, which sroce cannot read.  So the room starts small, doubles
- * when the qdisc ran empty SROCE_TXROOM_STARVED times in a row while
- * sroce held packets back (too little to bridge the retry delay at the
- * qdisc's rate, not just one late retry), and halves on a drop.  The
- * room at a drop is a ceiling for as long as the qdisc that dropped is in
- * place: probing past it again would only find its limit again.
+ * when the bytes below ran out SROCE_TXROOM_STARVED times in a row while
+ * sroce held packets back (the room did not bridge the wake-up, not just
+ * one late one), and halves on a drop.  The room at a drop is a ceiling
+ * for SROCE_TXROOM_CEILING_NS: probing past it again at once would only
+ * find the same limit.  A qdisc that orphans what it holds (netem) keeps
+ * nothing sroce counts, and is never held for.
  */
 #define SROCE_TXROOM_MIN	(4 * 1024)
 #define SROCE_TXROOM_INIT	(16 * 1024)
 #define SROCE_TXROOM_MAX	(1024 * 1024)
 #define SROCE_TXROOM_STARVED	8
+#define SROCE_TXROOM_CEILING_NS	(10ULL * NSEC_PER_SEC)
 /*
  * Rooms of a transmit context: one per netdev queue it sends to, by the
  * queue's rank among them (sroce_txplace()); beyond this many, queues
@@ -80,47 +86,18 @@ struct sroce_txplace {
 	unsigned int slot;
 };
 
-/*
- * A full qdisc tells nobody when it has room again; the tx layer looks
- * again from a timer.  Rather than poll, it fires when the qdisc, at the
- * rate it has been seen to send, will have sent what stands over its
- * room.  That rate is the qdisc's count of bytes sent between two times
- * it was seen full, at least SROCE_TXROOM_RATE_MIN_NS apart (a shaper
- * sends whole packets: a shorter interval is mostly rounding) and at most
- * SROCE_TXROOM_RATE_MAX_NS (a longer one may hide a time the qdisc was
- * empty, and understate it); each such interval moves the estimate a
- * quarter of the way.  A wait is at most SROCE_TXROOM_WAIT_MAX_NS.  A
- * qdisc found empty after a timed wait had a rate above the estimate: it
- * is forgotten, the timer polls, and the rate is measured again.
- */
-#define SROCE_TXROOM_RATE_MIN_NS	(1 * NSEC_PER_MSEC)
-#define SROCE_TXROOM_RATE_MAX_NS	(100 * NSEC_PER_MSEC)
-#define SROCE_TXROOM_WAIT_MAX_NS	(10 * NSEC_PER_MSEC)
-
 /**
- * struct sroce_txroom - the room of the qdisc above one netdev queue
- * @room: bytes a qdisc may hold before its priorities are held back
- * @ceiling: @room may not grow past this while @dropper is in place
- * @dropper: identifies the qdisc that last dropped a packet (its address,
- *	never dereferenced); 0 for none
- * @starved: times in a row the qdisc was found empty after a hold
- * @seen: @seen_ns, @seen_bytes and @seen_qdisc hold a time the qdisc was
- *	seen full, and no time since found it empty
- * @seen_ns: when
- * @seen_bytes: the bytes it had sent by then
- * @seen_qdisc: which qdisc it was, named as @dropper is
- * @rate: bytes per second it sends while it holds packets; 0 for unknown
+ * struct sroce_txroom - the room below one netdev queue
+ * @room: bytes below it before its priorities are held back
+ * @ceiling: @room may not grow past this until @ceiling_until
+ * @ceiling_until: when the ceiling of the last drop lapses, 0 for none
+ * @starved: times in a row the bytes below ran out during a hold
  */
 struct sroce_txroom {
 	u32 room;
 	u32 ceiling;
-	unsigned long dropper;
+	u64 ceiling_until;
 	u8 starved;
-	bool seen;
-	u64 seen_ns;
-	u64 seen_bytes;
-	unsigned long seen_qdisc;
-	u64 rate;
 };
 
 /*
@@ -169,20 +146,16 @@ void sroce_txflows_putback(struct sroce_txflows *fs, struct sroce_txflow *f,
 			   u32 len);
 
 void sroce_txroom_init(struct sroce_txroom *r);
-bool sroce_txroom_full(const struct sroce_txroom *r, u32 backlog);
-void sroce_txroom_starved(struct sroce_txroom *r, unsigned long qdisc);
+bool sroce_txroom_full(const struct sroce_txroom *r, u32 below);
+void sroce_txroom_starved(struct sroce_txroom *r, u64 now);
 void sroce_txroom_fed(struct sroce_txroom *r);
-void sroce_txroom_dropped(struct sroce_txroom *r, unsigned long qdisc);
+void sroce_txroom_dropped(struct sroce_txroom *r, u64 now);
 unsigned int sroce_txctx_count(unsigned int ntc, unsigned int min_count,
 			       unsigned int nqueues, unsigned int ncpu,
 			       unsigned int *per_tc);
 struct sroce_txplace sroce_txplace(unsigned int queue, int tc,
 				   unsigned int rank, unsigned int per_tc,
 				   unsigned int nctx);
-void sroce_txroom_idle(struct sroce_txroom *r);
-void sroce_txroom_clock(struct sroce_txroom *r, unsigned long qdisc, u64 now,
-			u64 sent);
-u64 sroce_txroom_wait_ns(const struct sroce_txroom *r, u32 backlog);
 
 void sroce_txsched_init(struct sroce_txsched *s);
 int sroce_txsched_set(struct sroce_txsched *s, const u8 tsa[SROCE_NUM_PRIO],
