@@ -26,6 +26,21 @@ if [ -n "$cites" ]; then
 	status=1
 fi
 
+# The tree speaks of the product, not of how the work on it went: no
+# numbered work sessions or sittings, no reviews.  Bracketed so that this
+# file does not match itself.
+rc=0
+story=$(git grep -n -I -i --untracked -E \
+	-e '(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|[0-9]+(st|nd|rd|th)) (work )?(session|sittin[g])s?' \
+	-e '(^|[^[:alnum:]_])(sittin[g]|reviewe[r]s?|review'"'"'s|the revie[w])([^[:alnum:]_]|$)' \
+	-- ':!*.o' ':!*.ko') || rc=$?
+[ "$rc" -le 1 ] || exit "$rc"
+if [ -n "$story" ]; then
+	sed 's/^\([^:]*:[0-9]*\):\(.*\)$/style: \1: narrates the work, not the product: \2/' \
+		<<<"$story" >&2
+	status=1
+fi
+
 cache=${SROCE_CACHE:-/var/cache/sroce}
 cp=$cache/linux-source-6.12/scripts/checkpatch.pl
 if [ ! -f "$cp" ]; then
