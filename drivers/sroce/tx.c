@@ -181,6 +181,11 @@ struct sroce_tx_prio {
  *	that room fall to @kick_at
  * @units: per room (struct sroce_tx @room), the units below it
  * @kick_at: per room, where its holder wants to be woken
+ * @home_cpu: the CPU that last queued a packet to the context: the
+ *	wake-up drains there, as the senders would, not on whichever CPU
+ *	freed the skb (a receiving or completing one)
+ * @kick_csd: asks @home_cpu to start the context's kick timer; holds a
+ *	reference while queued
  *
  * The skbs may outlive the context in a qdisc, so this outlives it too:
  * the last reference frees it.  Each skb keeps its own unit count in its
@@ -193,6 +198,8 @@ struct sroce_tx_acct {
 	unsigned long held;
 	atomic_t units[SROCE_TXROOM_SLOTS];
 	int kick_at[SROCE_TXROOM_SLOTS];
+	int home_cpu;
+	call_single_data_t kick_csd;
 };
 
 /**
@@ -223,10 +230,11 @@ struct sroce_tx_acct {
  * @dead: sroce_tx_fini() has begun: nothing is queued or rearmed
  * @retry_ns: current delay of @retry_timer while it polls
  * @retry_timer: looks at held priorities again (sroce_tx_arm_retry())
- * @kick_timer: drains in softirq as soon as it can, for a destructor that
- *	found a held room drained (sroce_tx_skb_done()): a destructor may
- *	run under a qdisc's lock, where no packet can be sent, and a
- *	worker would wait behind the busy threads of the CPU
+ * @kick_timer: drains in softirq as soon as it can, on the context's home
+ *	CPU, for a destructor that found a held room drained
+ *	(sroce_tx_skb_done()): a destructor may run under a qdisc's lock,
+ *	where no packet can be sent, and a worker would wait behind the
+ *	busy threads of the CPU
  * @wq: runs @work (the device's, struct sroce_txdev)
  * @work: continues long drains and wakes waiters
  * @waking: the waiter whose ->wake() @work is running, or NULL
@@ -746,6 +754,40 @@ static struct netdev_queue *sroce_tx_txq(struct net_device *ndev,
 
 static atomic_t sroce_tx_accts = ATOMIC_INIT(0);
 
+static void sroce_tx_acct_put(struct sroce_tx_acct *a);
+
+/*
+ * On the home CPU, in the IPI: start the kick timer there.  Fini clears
+ * a->tx and waits a grace period before cancelling the timer.
+ */
+static void sroce_tx_kick_home(void *info)
+{
+	struct sroce_tx_acct *a = info;
+	struct sroce_tx *tx;
+
+	rcu_read_lock();
+	tx = rcu_dereference(a->tx);
+	if (tx)
+		hrtimer_start(&tx->kick_timer, 0, HRTIMER_MODE_REL_PINNED_SOFT);
+	sroce_tx_acct_put(a);
+	rcu_read_unlock();
+}
+
+/* Any context, in a read-side section: drain @a's context soon, at home */
+static void sroce_tx_kick(struct sroce_tx_acct *a, struct sroce_tx *tx)
+{
+	int cpu = READ_ONCE(a->home_cpu);
+
+	if (cpu == raw_smp_processor_id() || !cpu_online(cpu)) {
+		hrtimer_start(&tx->kick_timer, 0, HRTIMER_MODE_REL_PINNED_SOFT);
+		return;
+	}
+	atomic_long_inc(&a->refs);
+	/* busy: a kick is on its way there already */
+	if (smp_call_function_single_async(cpu, &a->kick_csd))
+		sroce_tx_acct_put(a);
+}
+
 static struct sroce_tx_acct *sroce_tx_acct_create(struct sroce_tx *tx)
 {
 	struct sroce_tx_acct *a;
@@ -758,6 +800,8 @@ static struct sroce_tx_acct *sroce_tx_acct_create(struct sroce_tx *tx)
 		return NULL;
 	atomic_long_set(&a->refs, 1);
 	RCU_INIT_POINTER(a->tx, tx);
+	a->home_cpu = raw_smp_processor_id();
+	INIT_CSD(&a->kick_csd, sroce_tx_kick_home, a);
 	atomic_inc(&sroce_tx_accts);
 	return a;
 }
@@ -795,8 +839,7 @@ static void sroce_tx_skb_done(struct sk_buff *skb)
 	    test_and_clear_bit(r, &a->held)) {
 		tx = rcu_dereference(a->tx);
 		if (tx)
-			hrtimer_start(&tx->kick_timer, 0,
-				      HRTIMER_MODE_REL_SOFT);
+			sroce_tx_kick(a, tx);
 	}
 	sroce_tx_acct_put(a);
 	rcu_read_unlock();
@@ -858,6 +901,15 @@ static bool sroce_tx_await(struct sroce_tx *tx, unsigned int r, u32 bytes)
 		return true;
 	clear_bit(r, &a->held);
 	return false;
+}
+
+/* The sender's CPU is where the context's wake-ups drain (@home_cpu) */
+static void sroce_tx_home(struct sroce_tx *tx)
+{
+	int cpu = raw_smp_processor_id();
+
+	if (READ_ONCE(tx->acct->home_cpu) != cpu)
+		WRITE_ONCE(tx->acct->home_cpu, cpu);
 }
 
 /**
@@ -1394,7 +1446,7 @@ static void sroce_tx_work(struct work_struct *work)
 	sroce_tx_wake_waiters(tx);
 }
 
-static enum hrtimer_restart sroce_tx_kick(struct hrtimer *timer)
+static enum hrtimer_restart sroce_tx_kicked(struct hrtimer *timer)
 {
 	struct sroce_tx *tx = container_of(timer, struct sroce_tx, kick_timer);
 
@@ -1544,6 +1596,7 @@ int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb, u8 flow,
 	}
 	ret = sroce_tx_enqueue(tx, skb, prio, flow, w, &drop);
 	spin_unlock_bh(&tx->lock);
+	sroce_tx_home(tx);
 	if (drop) {
 		sroce_stats_inc(sdev, SROCE_CNT_TX_DROPS);
 		kfree_skb(skb);
@@ -1792,7 +1845,7 @@ static struct sroce_tx *sroce_tx_ctx_create(struct sroce_dev *sdev,
 	hrtimer_init(&tx->retry_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	tx->retry_timer.function = sroce_tx_retry;
 	hrtimer_init(&tx->kick_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	tx->kick_timer.function = sroce_tx_kick;
+	tx->kick_timer.function = sroce_tx_kicked;
 	INIT_WORK(&tx->work, sroce_tx_work);
 	return tx;
 }
