@@ -17,7 +17,10 @@
 # the same number of rounds (scripts/tests/zerocopy-ab.sh); and 4 QPs
 # over a two-queue veth pair in one guest of 1 and of 2 vCPUs, the two
 # guests taking turns, a round each (scripts/tests/vcpu-ab.sh).
-# SROCE_BENCH_ONLY="pairs zc cpus" picks those parts (default: all), and
+# Last, instructions: the guests under a TCG plugin that counts what they
+# execute (scripts/icount), per KiB moved and per round trip, both
+# guests' kernels together, for rdma_rxe, sroce and TCP, the same rounds.
+# SROCE_BENCH_ONLY="pairs zc cpus icount" picks those parts (default: all), and
 # SROCE_BENCH_ROWS, a regular expression, the rows of the pairs' table
 # (default: all; a base older than this option runs all of them).
 set -uo pipefail
@@ -28,7 +31,7 @@ base=${SROCE_BENCH_BASE:-}
 run=$(mktemp -d /tmp/sroce-bench.XXXXXX)
 trap 'rm -rf "$run"' EXIT
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "bench: SROCE_BENCH_ROUNDS must be a count" >&2; exit 2; }
-only=${SROCE_BENCH_ONLY:-pairs zc cpus}
+only=${SROCE_BENCH_ONLY:-pairs zc cpus icount}
 want() { [[ " $only " == *" $1 "* ]]; }
 
 kinds=(rxe sroce)
@@ -168,4 +171,49 @@ if want cpus; then
 	echo "(ib_write_bw, 4 QPs of 64 KiB messages, between two namespaces of one guest, MB/s;"
 	echo " RPS over the guest's CPUs stands in for a NIC's RSS; rdma_rxe 6.12 works in the"
 	echo " initial namespace only, so its runs fail: n/a)"
+fi
+
+if want icount; then
+	# The guests' instructions, counted by a TCG plugin of our own; a
+	# count does not depend on the emulator's speed, as time does.
+	if ! gcc -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden \
+		-o "$run/icount.so" "$repo/scripts/icount/icount-plugin.c" -lpthread; then
+		echo "bench: the instruction-count plugin did not build" >&2
+		exit 1
+	fi
+	for round in $(seq "$rounds"); do
+		for kind in rxe sroce tcp; do
+			echo "bench: instructions, round $round of $rounds, $kind on both guests" >&2
+			d=$run/ic.$kind.$round
+			log=$run/log.ic.$kind.$round
+			mkdir -p "$d"
+			if ! SROCE_GUEST_PLUGIN=$run/icount.so SROCE_GUEST_KEEP_SHARED=$d \
+				bash "$repo/scripts/guest.sh" --pair --timeout 2400 \
+				--env SROCE_BENCH_DRV="$kind" "$repo/scripts/icount/guest.sh" \
+				>"$log" 2>&1; then
+				echo "bench: the $kind instruction run of round $round failed; its last lines:" >&2
+				tail -n 5 "$log" >&2
+			fi
+			sed -n 's/^\[a\] ICOUNT //p' "$log" >"$d/rows.txt"
+			# "ROW_PART value" lines, for cell()
+			python3 "$repo/scripts/icount/report.py" "$d" |
+				awk '$4 != "n/a" { print $2 "_total", $5; print $2 "_module", $6;
+					print $2 "_crc", $7; print $2 "_rep", $11 }' >"$run/ic$kind.$round"
+			rm -rf "$d"
+		done
+	done
+	printf '\n%-24s %-26s %-26s %9s %-26s\n' "instructions" rxe sroce sroce/rxe tcp
+	names=$(cat "$run"/ic{rxe,sroce,tcp}.[0-9]* 2>/dev/null | awk '!seen[$1]++ { print $1 }')
+	for name in $names; do
+		r=$(cell icrxe "$name")
+		s=$(cell icsroce "$name")
+		t=$(cell ictcp "$name")
+		printf '%-24s %-26s %-26s %9s %-26s\n' "$name" "$(show "$r")" "$(show "$s")" \
+			"$(ratio "${s%% *}" "${r%% *}")" "$(show "$t")"
+	done
+	echo "(guest instructions per KiB moved, or per round trip for *_lat_*, both guests'"
+	echo " kernels together: _total all kernel code but REP string iterations, _module the"
+	echo " driver's module, _crc CRC code, _rep REP string iterations (TCG counts one an"
+	echo " element), apart; the long run's count minus the short run's, so start-up and"
+	echo " connection set-up cancel out; median [lowest-highest]/runs)"
 fi

@@ -42,6 +42,10 @@ kernel splat fails the run unless --env SROCE_ALLOW_SPLAT=1; with --env
 SROCE_ALLOW_WARN_IN=DIR/ a WARNING raised in kernel source under DIR/ is
 reported and does not (as for rdma_rxe's own, drivers/infiniband/sw/rxe/).
 
+SROCE_GUEST_PLUGIN=SO loads the TCG plugin SO into both guests (its
+control file /shared/.icount.ROLE, scripts/icount), and
+SROCE_GUEST_KEEP_SHARED=DIR keeps a copy of /shared in DIR.
+
 Exit: the script's status (pair: 0 if both passed), 124 timeout, 125 boot
 failure, 126 kernel splat or guest crash, 2 usage.
 EOF
@@ -361,6 +365,9 @@ cleanup() {
 	done
 	if [ -n "$rundir" ]; then
 		save_logs || true
+		# SROCE_GUEST_KEEP_SHARED=DIR: what the guests left in /shared
+		[ -z "${SROCE_GUEST_KEEP_SHARED:-}" ] ||
+			cp -a "$shared/." "$SROCE_GUEST_KEEP_SHARED/" || true
 		rm -rf "$rundir"
 	fi
 	exit "$rc"
@@ -477,7 +484,7 @@ write_config() {
 }
 
 start_guest() {
-	local role=$1 mac netdev fifo prefix=
+	local role=$1 mac netdev fifo prefix= plugin
 	if [ "$role" = a ]; then
 		mac=52:54:00:5e:00:01
 		# Single mode: a listening socket nobody joins still gives eth0.
@@ -493,7 +500,12 @@ start_guest() {
 	sed -u -e 's/\r$//' -e "w $(log_path "$role" console)" -e "s/^/$prefix/" <"$fifo" &
 	rpid[$role]=$!
 	t_start[$role]=$EPOCHREALTIME
-	setsid "$qemu" \
+	# SROCE_GUEST_PLUGIN: a TCG plugin for both guests (make bench's
+	# instruction counts), its control file in the shared dir
+	plugin=()
+	[ -z "${SROCE_GUEST_PLUGIN:-}" ] ||
+		plugin=(-plugin "$SROCE_GUEST_PLUGIN,ctl=$shared/.icount.$role")
+	setsid "$qemu" "${plugin[@]}" \
 		-machine q35 -cpu max -m "$mem" -smp "$smp" \
 		-nodefaults -display none -no-reboot -monitor none -serial stdio \
 		-kernel "$kernel" -initrd "$initramfs" \
