@@ -18,7 +18,7 @@
  * address 0, and then renames the control file to PATH.done.
  *
  * Debian ships no qemu-plugin.h: the few functions of QEMU 7.2's plugin
- * API (version 1) used here are declared below, as the API documents them.
+ * API (version 1) used here are declared in qemu-plugin-api.h.
  *
  * Build: gcc -O2 -shared -fPIC -o icount.so icount-plugin.c -lpthread
  * Use:   qemu-system-x86_64 ... -plugin icount.so,ctl=/some/dir/icount.ctl
@@ -32,28 +32,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define EXPORT __attribute__((visibility("default")))
+#include <linux/types.h>
 
-/* --- QEMU 7.2's plugin API, as far as it is used ----------------------- */
-typedef uint64_t qemu_plugin_id_t;
-typedef struct qemu_info_t qemu_info_t;	/* not looked into */
-struct qemu_plugin_tb;
-struct qemu_plugin_insn;
-enum qemu_plugin_op { QEMU_PLUGIN_INLINE_ADD_U64 };
-typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id,
-					       struct qemu_plugin_tb *tb);
-
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
-					   qemu_plugin_vcpu_tb_trans_cb_t cb);
-void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb,
-					      enum qemu_plugin_op op,
-					      void *ptr, uint64_t imm);
-size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
-struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
-						 size_t idx);
-const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
-size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
+#include "qemu-plugin-api.h"
 
 EXPORT int qemu_plugin_version = 1;
 
@@ -61,13 +42,13 @@ EXPORT int qemu_plugin_version = 1;
 
 /* One start address: its counters never move once handed to TCG */
 struct block {
-	uint64_t vaddr;
-	uint64_t insns;
-	uint64_t rep;
+	__u64 vaddr;
+	__u64 insns;
+	__u64 rep;
 	struct block *next;
 };
 
-#define BUCKETS (1u << 20)
+#define BUCKETS 0x100000u
 /* x86-64: the kernel's half of the address space; user space is summed */
 #define KERNEL_START 0xffff800000000000ull
 
@@ -75,9 +56,9 @@ static struct block **table;
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static char ctl[4096];
 
-static struct block *block_of(uint64_t vaddr)
+static struct block *block_of(__u64 vaddr)
 {
-	uint64_t h = (vaddr * 0x9e3779b97f4a7c15ull) >> 44;
+	__u64 h = (vaddr * 0x9e3779b97f4a7c15ull) >> 44;
 	struct block *b;
 
 	pthread_mutex_lock(&table_lock);
@@ -99,12 +80,12 @@ static struct block *block_of(uint64_t vaddr)
 /* Is @insn a REP/REPNE-prefixed string instruction (MOVS, STOS, ...)? */
 static bool is_rep_string(const struct qemu_plugin_insn *insn)
 {
-	const uint8_t *p = qemu_plugin_insn_data(insn);
+	const __u8 *p = qemu_plugin_insn_data(insn);
 	size_t n = qemu_plugin_insn_size(insn), i;
 	bool rep = false;
 
 	for (i = 0; i < n; i++) {
-		uint8_t c = p[i];
+		__u8 c = p[i];
 
 		if (c == 0xf3 || c == 0xf2) {
 			rep = true;
@@ -122,11 +103,11 @@ static bool is_rep_string(const struct qemu_plugin_insn *insn)
 	return false;
 }
 
-static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+static void tb_trans(__u64 id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	struct block *b = block_of(qemu_plugin_tb_vaddr(tb));
-	uint64_t *ctr;
+	__u64 *ctr;
 
 	(void)id;
 	if (!b || !n)
@@ -142,7 +123,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 static int snapshot(const char *name)
 {
 	char path[sizeof(ctl) + 256], tmp[sizeof(path) + 8];
-	uint64_t user = 0, user_rep = 0;
+	__u64 user = 0, user_rep = 0;
 	struct block *b;
 	unsigned int h;
 	FILE *f;
@@ -213,8 +194,8 @@ static void *poller(void *arg)
 	return NULL;
 }
 
-EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
-			       int argc, char **argv)
+EXPORT int qemu_plugin_install(__u64 id, const void *info, int argc,
+			       char **argv)
 {
 	pthread_t t;
 	int i;

@@ -14,24 +14,7 @@ set -u
 
 drv=${SROCE_BENCH_DRV:-sroce}
 iters=${SROCE_BENCH_ITERS:-1000}
-case $drv in
-sroce)
-	sroce_load
-	dev=sroce0
-	;;
-rxe)
-	modprobe ib_uverbs || fail "modprobe ib_uverbs"
-	modprobe rdma_rxe || fail "modprobe rdma_rxe"
-	dev=rxe0
-	;;
-*) fail "SROCE_BENCH_DRV must be sroce or rxe" ;;
-esac
-rdma link add "$dev" type "$drv" netdev eth0 || fail "rdma link add $dev"
-
-# The RoCE v2 GID of our IPv4 address: what perftest's -x wants.
-gid=$(v4_gid "$SROCE_MY_IP4")
-wait_for 10 has_gid_type "$dev" "$gid" "RoCE v2" || fail "no RoCE v2 GID for $SROCE_MY_IP4"
-gidx=$(gid_index "$dev" "$gid" "RoCE v2") || fail "no GID index"
+bench_link "$drv"
 
 out=/tmp/bench.$drv
 : >"$out"

@@ -396,3 +396,26 @@ veth_send_lat() {
 
 # for checks that run these through bash -c
 export -f devinfo counter gid_index has_gid_type v4_gid
+
+# bench_link DRV: link DRV (sroce or rxe) to eth0 as DEV (sroce0, rxe0)
+# and set dev and gidx, the RoCE v2 GID index of our IPv4 address (what
+# perftest's -x wants), for make bench's guest halves
+bench_link() {
+	case $1 in
+	sroce)
+		sroce_load
+		dev=sroce0
+		;;
+	rxe)
+		modprobe ib_uverbs || fail "modprobe ib_uverbs"
+		modprobe rdma_rxe || fail "modprobe rdma_rxe"
+		dev=rxe0
+		;;
+	*) fail "the driver must be sroce or rxe, not $1" ;;
+	esac
+	rdma link add "$dev" type "$1" netdev eth0 || fail "rdma link add $dev"
+	local gid
+	gid=$(v4_gid "$SROCE_MY_IP4")
+	wait_for 10 has_gid_type "$dev" "$gid" "RoCE v2" || fail "no RoCE v2 GID for $SROCE_MY_IP4"
+	gidx=$(gid_index "$dev" "$gid" "RoCE v2") || fail "no GID index"
+}
