@@ -7,7 +7,6 @@
  */
 #include <linux/bits.h>
 #include <linux/errno.h>
-#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 
