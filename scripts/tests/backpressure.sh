@@ -184,9 +184,11 @@ if [ "$deferred" -gt 0 ]; then
 else
 	t_fail "sroce held packets back for the shapers" "tx_deferred did not move"
 fi
-# A held priority is looked at again when its shaper, at the rate it was
-# seen to send, has room: 0.63 times a packet the shapers sent in the
-# run of 2026-12-06, where polling every 20 to 160 us looked 2.57 times.
+# A hold for the shaper's room is ended by the skbs freed below it, not
+# by the retry timer, which looks again only when a PFC pause ends, at a
+# stopped queue with nothing of sroce's below it, or after a drop
+# (Documentation/design.rst, "tx"): far fewer looks than packets, where
+# polling every 20 to 160 us would look more than twice a packet.
 passes=$(($(counters tx_retry_passes) - passes0))
 shaped=$(($(shaped_packets) - shaped0))
 name="the retry timer looked again fewer times than the shapers sent packets"

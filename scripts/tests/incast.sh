@@ -53,9 +53,9 @@ senders=(s1 s2 s3)
 #         interval 10 s); a tail drop once LIMIT bytes (in packets of the
 #         MTU) wait.  Marking at dequeue tells the senders without the
 #         queue's own delay; RED, which marks as packets join the queue,
-#         sent its marks through up to 60 ms of queue, and the flows
-#         swung the queue between empty and 140 to 290 KB (utilisation
-#         0.80 to 0.88 in runs of 2026-12-03, against 0.95 with CoDel).
+#         sends its marks through up to 60 ms of queue, and the flows
+#         swing the queue between empty and 140 to 290 KB and use less
+#         of the link than with CoDel (Documentation/performance.rst).
 #  red    RED on its average backlog, averaged over few packets:
 #         ECN-capable packets marked from RED_MIN with a probability up
 #         to RED_PROB at RED_MAX, all of them past it; nothing dropped
@@ -105,9 +105,9 @@ mtu=${SROCE_INCAST_MTU:-4200}
 # all.  That is when the newcomer's first window fits the queue.  It
 # sends at line rate until its first CNP, and when that burst overflows
 # the queue (7 drops in one run) go-back-N and an ACK timeout set it back
-# to half its share, from which additive increase climbs 1 Mb/s a step.
-# Measured 3.0 to 6.5 s in runs without such drops, 10.5 s in one with
-# them (2026-12-03, which first had a bound of 10 s); the check allows 15.
+# to half its share, from which additive increase climbs 1 Mb/s a step,
+# for over 10 s in all (Documentation/performance.rst has the times
+# measured with and without such drops); the check allows 15.
 join_s=${SROCE_INCAST_JOIN_S:-10}
 join_max=${SROCE_INCAST_JOIN_MAX:-15}
 
@@ -342,8 +342,8 @@ run_mode() {
 	# Who is throttled: in the warmup the figures leave out (join: once
 	# the convergence bound has passed), as the three rdma calls take
 	# the guest's CPU for a second each under TCG.  Taken half way
-	# through, they made a dip of two seconds in every mixed run's
-	# series, and CI's run of 2026-12-03 a utilisation of 0.86.
+	# through, they would make a dip of two seconds in every mixed
+	# run's series, enough to pull its utilisation under the bound.
 	local at=2
 	[ "$mode" != join ] || at=$((join_s + join_max + 1))
 	sleep "$at"

@@ -85,9 +85,9 @@ fi
 
 # rdma_verify's QPs' local ACK timeout, 2^N x 4.096 us: 17 (537 ms, seven
 # retries 4.3 s).  With 14 (67 ms, all retries in half a second) a
-# sroce-rxe run on a loaded slow host of 2026-12-04 gave up on an inline
-# SEND right after a 16 MiB READ, and the QP's remaining cases could not
-# run: a starved TCG guest stalls longer than that.
+# sroce-rxe run on a loaded slow host can give up on an inline SEND
+# right after a 16 MiB READ, and the QP's remaining cases cannot run: a
+# starved TCG guest stalls longer than that.
 ack_t=${SROCE_RC_ACK_T:-17}
 verify_extra=()
 read -ra verify_extra <<<"${SROCE_RC_VERIFY_ARGS:-}"

@@ -139,11 +139,10 @@ _show_tail() {
 	[ -s "$file" ] || return 0
 	echo "# --- $who (last lines)"
 	# 40: a client's log holds every attempt of pair_run's retries, and
-	# the first one's failure was once pushed out of 15 lines by the
-	# rejected reconnects after it (rc-sroce-rxe's rping, 2026-12-03).
-	# Lines cut at 300 bytes: rping -v prints each ping's whole buffer,
-	# and a failure's forty 4 KiB lines hid its one line of error from
-	# whoever read the log (2026-12-05).
+	# the rejected reconnects after the first one's failure (rping's, in
+	# rc-sroce-rxe) can push it out of 15 lines.  Lines cut at 300
+	# bytes: rping -v prints each ping's whole buffer, and forty 4 KiB
+	# lines would hide a failure's one line of error.
 	tail -n "${PR_TAIL:-40}" "$file" | cut -c1-300 | sed 's/^/#   /'
 }
 

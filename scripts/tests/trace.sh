@@ -228,8 +228,9 @@ t_seen pfc "sroce_tx_held of sroce1, priority 0 for the pause" \
 
 # --- a shaper ---------------------------------------------------------------------
 
-# 5 Mb/s: a slow host's guest (CI's of 2026-12-04) sent UD at little more
-# than 20, and its QP's FIFO never reached its high watermark in 3 s
+# 5 Mb/s: a slow host's guest sends UD at little more than 20 Mb/s, so a
+# shaper near that rate may leave its QP's FIFO short of its high
+# watermark for the 3 s
 ip netns exec ns1 tc qdisc add dev n1 root tbf rate 5mbit burst 16k limit 32k
 phase_begin
 bw shaper 18904 3 ib_send_bw -c UD -s 1024

@@ -5,10 +5,9 @@
 # sroce-lib.sh with eight queues a side, and on n1 an mqprio root giving
 # each priority its own traffic class and queue (one transmit context, as
 # in isolation.sh), a tbf of 10 Mb/s under priority 0's class and one of
-# 40 Mb/s under priority 3's.  A context keeps for each netdev queue it
-# sends to a room of bytes and the rate its qdisc was seen to send at,
-# which times the next look at a priority held for it
-# (include/sroce/txsched.h).
+# 40 Mb/s under priority 3's.  A context keeps a room of bytes for each
+# netdev queue it sends to, and the skbs freed below a queue end the
+# holds of its room (Documentation/design.rst, "tx").
 # Two saturating ib_write_bw, on SL 0 and SL 3, run side by side:
 #  - each keeps its own shaper busy: over the seconds both ran, sroce
 #    sent each priority at 80 % of its shaped rate or more (tx_prioN_bytes,
@@ -17,12 +16,10 @@
 #  - neither shaper dropped a packet, and no request was sent again or
 #    timed out; sroce held packets back for the shapers (tx_deferred);
 #  - the retry timer looked at the held priorities again fewer times
-#    than the shapers sent packets: each queue's look is timed by its own
-#    shaper's rate.  Runs of 2026-12-06: 0.42 to 0.47 looks a packet.  A
-#    scratch module with one room for every queue kept both rates too,
-#    but the room forgot its rate whenever it found the other queue's
-#    shaper full (another qdisc), so it mostly polled: 1.22 to 1.37 looks
-#    a packet, and this check failed.
+#    than the shapers sent packets: a hold for a queue's room is ended by
+#    the skbs freed below that queue, not by the timer, and one shaper
+#    kept full does not make sroce poll the other's queue
+#    (Documentation/performance.rst, "Behind shapers").
 set -u
 # shellcheck source=scripts/tests/sroce-lib.sh
 . "$SROCE_REPO/scripts/tests/sroce-lib.sh"
