@@ -10,9 +10,10 @@
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
+#include <sroce/cq.h>
+#include <sroce/device.h>
+#include <sroce/limits.h>
 #include <sroce/queue.h>
-#include <sroce/sroce.h>
-#include <sroce/verbs.h>
 
 struct sroce_cq_test {
 	struct sroce_dev sdev;

@@ -12,9 +12,9 @@
 #include <linux/sort.h>
 #include <rdma/ib_umem.h>
 
+#include <sroce/device.h>
 #include <sroce/mr.h>
 #include <sroce/pool.h>
-#include <sroce/sroce.h>
 #include <sroce/verbs.h>
 
 #define TEST_NPAGES	3

@@ -11,7 +11,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
-#include <sroce/qp.h>
+#include <sroce/transport.h>
 
 #define SROCE_UT_PSN0	100
 

@@ -8,8 +8,8 @@
 #include <linux/slab.h>
 
 #include <sroce/frame.h>
-#include <sroce/qp.h>
-#include <sroce/verbs.h>
+#include <sroce/rx.h>
+#include <sroce/transport.h>
 
 static const struct {
 	u8 network_type;

@@ -10,9 +10,9 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
-#include <sroce/qp.h>
-#include <sroce/sroce.h>
+#include <sroce/device.h>
 #include <sroce/stats.h>
+#include <sroce/transport.h>
 
 #define SROCE_UT_SGES		2
 #define SROCE_UT_RING_MASK	255

@@ -12,7 +12,8 @@
 #include <net/checksum.h>
 #include <rdma/ib_verbs.h>
 
-#include <sroce/qp.h>
+#include <sroce/ah.h>
+#include <sroce/transport.h>
 #include <sroce/wire.h>
 
 #include "vectors.h"

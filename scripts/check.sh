@@ -451,10 +451,10 @@ if want build; then
 		not_ok "every test script in scripts/tests runs in make check or check-long" "not listed:$unrun"
 	fi
 	if bash scripts/style.sh >"$logdir/style.log" 2>&1; then
-		ok "checkpatch --strict clean"
+		ok "make style clean (checkpatch --strict, layers, wording)"
 	else
 		cat "$logdir/style.log"
-		not_ok "checkpatch --strict clean"
+		not_ok "make style clean (checkpatch --strict, layers, wording)"
 	fi
 fi
 

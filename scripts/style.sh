@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # checkpatch --strict over every C file of the driver, its headers and its
-# KUnit suites, using the checkpatch of Debian's linux-source-6.12; and no
-# source or build file citing a document that is not in the repository.
+# KUnit suites, using the checkpatch of Debian's linux-source-6.12; the
+# driver's layering; no source or build file citing a document that is not
+# in the repository, and no text narrating the work rather than the product.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,6 +41,12 @@ if [ -n "$story" ]; then
 		<<<"$story" >&2
 	status=1
 fi
+
+# Which layer may include which, what each header declares, and which
+# files may call each other in a cycle (Documentation/design.rst,
+# "Layers"); the last two are read from the built objects.
+make -s modules >/dev/null || exit 1
+python3 scripts/layers.py || status=1
 
 cache=${SROCE_CACHE:-/var/cache/sroce}
 cp=$cache/linux-source-6.12/scripts/checkpatch.pl

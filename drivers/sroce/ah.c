@@ -18,10 +18,10 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_user_rxe.h>
 
-#include <sroce/mr.h>
+#include <sroce/ah.h>
+#include <sroce/device.h>
+#include <sroce/limits.h>
 #include <sroce/pool.h>
-#include <sroce/sroce.h>
-#include <sroce/verbs.h>
 
 /**
  * sroce_av_from_attr() - fill an address vector from AH attributes

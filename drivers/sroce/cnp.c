@@ -9,11 +9,14 @@
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 
+#include <sroce/ah.h>
 #include <sroce/cnp.h>
+#include <sroce/device.h>
 #include <sroce/qos.h>
-#include <sroce/qp.h>
-#include <sroce/sroce.h>
+#include <sroce/stats.h>
 #include <sroce/trace.h>
+#include <sroce/transport.h>
+#include <sroce/tx.h>
 #include <sroce/wire.h>
 
 /* What a CNP of @qp needs, copied under the lock modify_qp writes it under */

@@ -21,15 +21,17 @@
 #include <linux/timer.h>
 #include <linux/workqueue.h>
 
+#include <sroce/cq.h>
+#include <sroce/device.h>
 #include <sroce/frame.h>
 #include <sroce/hdr.h>
 #include <sroce/mr.h>
 #include <sroce/pktbuf.h>
 #include <sroce/psn.h>
-#include <sroce/qp.h>
-#include <sroce/sroce.h>
 #include <sroce/stats.h>
 #include <sroce/trace.h>
+#include <sroce/transport.h>
+#include <sroce/tx.h>
 
 /* Send completions collected under sq_lock before it is dropped to post */
 #define SROCE_COMP_BATCH	8

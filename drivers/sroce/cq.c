@@ -19,8 +19,10 @@
 #include <rdma/rdma_user_rxe.h>
 #include <rdma/uverbs_ioctl.h>
 
+#include <sroce/cq.h>
+#include <sroce/device.h>
+#include <sroce/limits.h>
 #include <sroce/queue.h>
-#include <sroce/sroce.h>
 #include <sroce/verbs.h>
 
 /* librxe reads a struct ib_uverbs_wc from each slot and wants room for one */

@@ -11,9 +11,10 @@
 #include <linux/workqueue.h>
 #include <net/dcbnl.h>
 
+#include <sroce/config.h>
 #include <sroce/dcb.h>
+#include <sroce/device.h>
 #include <sroce/qos.h>
-#include <sroce/sroce.h>
 
 /**
  * sroce_dcb_from_ieee - translate IEEE PFC and ETS objects

@@ -10,12 +10,22 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
+#include <sroce/ah.h>
+#include <sroce/config.h>
+#include <sroce/cq.h>
 #include <sroce/dcb.h>
+#include <sroce/device.h>
+#include <sroce/limits.h>
+#include <sroce/link.h>
+#include <sroce/mcast.h>
 #include <sroce/mr.h>
 #include <sroce/pool.h>
 #include <sroce/qos.h>
-#include <sroce/qp.h>
-#include <sroce/sroce.h>
+#include <sroce/rx.h>
+#include <sroce/srq.h>
+#include <sroce/stats.h>
+#include <sroce/transport.h>
+#include <sroce/tx.h>
 #include <sroce/verbs.h>
 
 static enum ib_port_state sroce_port_state(const struct net_device *ndev)
@@ -252,21 +262,6 @@ static const struct rdma_stat_desc sroce_counter_desc[SROCE_NUM_COUNTERS] = {
 	[SROCE_CNT_RX_PRIO0_PAUSE_DURATION + 7] = { .name = "rx_prio7_pause_duration" },
 };
 
-void sroce_stats_add(struct sroce_dev *sdev, enum sroce_counter c, u64 n)
-{
-	this_cpu_add(sdev->stats->cnt[c], n);
-}
-
-u64 sroce_stats_read(struct sroce_dev *sdev, enum sroce_counter c)
-{
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu_ptr(sdev->stats, cpu)->cnt[c];
-	return sum;
-}
-
 static struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ib_dev,
 						       u32 port)
 {
@@ -304,11 +299,30 @@ static struct net_device *sroce_get_netdev(struct ib_device *ib_dev, u32 port)
 	return ndev;
 }
 
+/* At dealloc: undo what sroce_newlink() (link.c) got as far as doing */
+static void sroce_dev_detach(struct sroce_dev *sdev)
+{
+	if (sdev->listed) {
+		sroce_dev_list_del(sdev);
+		/*
+		 * One grace period covers both: the receive path and the
+		 * notifier look devices up under RCU, and the v1 hook runs
+		 * under it too.
+		 */
+		sroce_l2_hooks_del(sdev);
+		sdev->listed = false;
+	}
+	if (sdev->net_ref) {
+		sroce_net_put(sdev->net);
+		sdev->net_ref = false;
+	}
+}
+
 static void sroce_dealloc_driver(struct ib_device *ib_dev)
 {
 	struct sroce_dev *sdev = to_sdev(ib_dev);
 
-	sroce_link_detach(sdev);
+	sroce_dev_detach(sdev);
 	sroce_dcb_stop(sdev);
 	sroce_tx_fini(sdev);
 	sroce_qos_fini(sdev);
@@ -339,6 +353,15 @@ static const struct ib_device_ops sroce_dev_ops = {
 	.alloc_hw_port_stats = sroce_alloc_hw_port_stats,
 	.get_hw_stats = sroce_get_hw_stats,
 	.port_groups = sroce_qos_port_groups,
+
+	/* the sizes of the objects ib_core allocates for the layers below */
+	INIT_RDMA_OBJ_SIZE(ib_ah, sroce_ah, ibah),
+	INIT_RDMA_OBJ_SIZE(ib_cq, sroce_cq, ibcq),
+	/* with the first WQE copies embedded (transport.h) */
+	.size_ib_qp = SROCE_QP_OBJ_SIZE +
+		      BUILD_BUG_ON_ZERO(offsetof(struct sroce_qp, ibqp)),
+	INIT_RDMA_OBJ_SIZE(ib_srq, sroce_srq, ibsrq),
+	INIT_RDMA_OBJ_SIZE(ib_mw, sroce_mw, ibmw),
 };
 
 struct sroce_dev *sroce_dev_create(struct net_device *ndev)
@@ -369,6 +392,7 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	BUILD_BUG_ON(SROCE_STATS_NUM_PRIO != SROCE_NUM_PRIO);
 	if (sroce_qp_table_init(sdev))
 		goto pool;
+	sroce_dcb_init(sdev);
 	if (sroce_qos_init(sdev) || sroce_tx_init(sdev)) {
 		sroce_qos_fini(sdev);
 		sroce_qp_table_fini(sdev);

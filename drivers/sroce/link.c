@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The link side of sroce: `rdma link add NAME type sroce netdev DEV`, the
- * netdev notifier that keeps the port in step with its netdev, and the list
- * of live devices the receive path looks packets up in.
+ * netdev notifier that keeps the port in step with its netdev, and the
+ * teardown of a namespace's links when it goes.
  *
- * Lock order: sroce_link_mutex, then RTNL, then sroce_dev_list_lock.
- * sroce_dev_list holds the devices packets and netdev events may reach,
- * and sroce_ndev_hash the same devices by netdev, so that a packet finds
- * its device without walking every device of every namespace; both are
- * written under RTNL and the spinlock and read under RCU.
- * sroce_all_list (link mutex) holds every registered device until its
- * unregistration is known to be complete.
+ * Lock order: sroce_link_mutex, then RTNL, then the registry's lock
+ * (registry.c).  sroce_all_list (link mutex) holds every registered
+ * device until its unregistration is known to be complete.
  */
 #include <linux/hashtable.h>
 #include <linux/if_arp.h>
@@ -19,47 +15,14 @@
 #include <rdma/rdma_netlink.h>
 
 #include <sroce/dcb.h>
+#include <sroce/device.h>
 #include <sroce/icrc.h>
-#include <sroce/sroce.h>
+#include <sroce/limits.h>
+#include <sroce/link.h>
+#include <sroce/rx.h>
 
 static DEFINE_MUTEX(sroce_link_mutex);
-static LIST_HEAD(sroce_dev_list);
-static DEFINE_HASHTABLE(sroce_ndev_hash, 6);
-static DEFINE_SPINLOCK(sroce_dev_list_lock);
 static LIST_HEAD(sroce_all_list);
-
-struct sroce_dev *sroce_dev_from_ndev_rcu(const struct net_device *ndev)
-{
-	struct sroce_dev *sdev;
-
-	hash_for_each_possible_rcu(sroce_ndev_hash, sdev, ndev_node,
-				   (unsigned long)ndev)
-		if (sdev->ndev == ndev)
-			return sdev;
-	return NULL;
-}
-
-/**
- * sroce_dev_find_rcu() - the first listed device @match accepts
- * @match: the test, called under RCU for each device on the list
- * @arg: passed to @match
- *
- * Context: rcu_read_lock() held; the device stays valid until it is
- * released, and its loopback queue with it (sroce_link_detach()).
- *
- * Return: the device, or NULL.
- */
-struct sroce_dev *sroce_dev_find_rcu(bool (*match)(const struct sroce_dev *sdev,
-						   const void *arg),
-				     const void *arg)
-{
-	struct sroce_dev *sdev;
-
-	list_for_each_entry_rcu(sdev, &sroce_dev_list, list)
-		if (match(sdev, arg))
-			return sdev;
-	return NULL;
-}
 
 static bool sroce_ndev_linked(const struct net_device *ndev)
 {
@@ -100,28 +63,6 @@ static int sroce_link_check(const char *name, struct net_device *ndev)
 	return 0;
 }
 
-/* Called from dealloc_driver: undo sroce_newlink() as far as it got. */
-void sroce_link_detach(struct sroce_dev *sdev)
-{
-	if (sdev->listed) {
-		spin_lock_bh(&sroce_dev_list_lock);
-		list_del_rcu(&sdev->list);
-		hash_del_rcu(&sdev->ndev_node);
-		spin_unlock_bh(&sroce_dev_list_lock);
-		/*
-		 * One grace period covers both: the receive path and the
-		 * notifier look devices up under RCU, and the v1 hook runs
-		 * under it too.
-		 */
-		sroce_l2_hooks_del(sdev);
-		sdev->listed = false;
-	}
-	if (sdev->net_ref) {
-		sroce_net_put(sdev->net);
-		sdev->net_ref = false;
-	}
-}
-
 /*
  * Every registered device stays on sroce_all_list, with a reference on its
  * struct device, until ib_unregister_device() has returned for it here.
@@ -149,7 +90,7 @@ static void sroce_reap_dead(void)
 }
 
 /* Unregister every device of @net, or all of them if @net is NULL. */
-void sroce_unregister_net_devices(const struct net *net)
+static void sroce_unregister_net_devices(const struct net *net)
 {
 	struct sroce_dev *sdev, *tmp;
 
@@ -172,11 +113,7 @@ static int sroce_link_publish(struct sroce_dev *sdev)
 		rtnl_unlock();
 		return -ENODEV;
 	}
-	spin_lock_bh(&sroce_dev_list_lock);
-	list_add_tail_rcu(&sdev->list, &sroce_dev_list);
-	hash_add_rcu(sroce_ndev_hash, &sdev->ndev_node,
-		     (unsigned long)sdev->ndev);
-	spin_unlock_bh(&sroce_dev_list_lock);
+	sroce_dev_list_add(sdev);
 	sdev->listed = true;
 	WRITE_ONCE(sdev->speed_mbps, sroce_dev_link_speed(sdev->ndev));
 	sroce_l2_hooks_add(sdev);
@@ -288,13 +225,32 @@ static struct rdma_link_ops sroce_link_ops = {
 	.newlink = sroce_newlink,
 };
 
+/*
+ * Registered after the receive layer's namespace state, so this exit runs
+ * before that one, while the namespace's netdevs and our socket in it are
+ * still whole: its links go down first.
+ */
+static void __net_exit sroce_link_net_exit(struct net *net)
+{
+	sroce_unregister_net_devices(net);
+}
+
+static struct pernet_operations sroce_link_net_ops = {
+	.exit = sroce_link_net_exit,
+};
+
 int sroce_link_init(void)
 {
 	int err;
 
-	err = register_netdevice_notifier(&sroce_netdev_nb);
+	err = register_pernet_subsys(&sroce_link_net_ops);
 	if (err)
 		return err;
+	err = register_netdevice_notifier(&sroce_netdev_nb);
+	if (err) {
+		unregister_pernet_subsys(&sroce_link_net_ops);
+		return err;
+	}
 	rdma_link_register(&sroce_link_ops);
 	return 0;
 }
@@ -305,4 +261,5 @@ void sroce_link_exit(void)
 	rdma_link_unregister(&sroce_link_ops);
 	unregister_netdevice_notifier(&sroce_netdev_nb);
 	sroce_unregister_net_devices(NULL);
+	unregister_pernet_subsys(&sroce_link_net_ops);
 }

@@ -39,8 +39,10 @@
 #include <linux/workqueue.h>
 #include <net/addrconf.h>
 
-#include <sroce/loopback.h>
-#include <sroce/sroce.h>
+#include <sroce/device.h>
+#include <sroce/rx.h>
+#include <sroce/stats.h>
+#include <sroce/tx.h>
 #include <sroce/wire.h>
 
 /* Packets waiting for delivery; past it they are dropped, RC resends them */
@@ -178,7 +180,7 @@ static struct sroce_dev *sroce_lo_target(struct sroce_dev *sdev,
 	struct sroce_dev *peer;
 
 	/* one device in the namespace: nothing to look up */
-	if (!sroce_net_shared(sdev->net) ||
+	if (!sroce_dev_net_shared(sdev->net) ||
 	    !sroce_dev_find_rcu(sroce_lo_neighbour, &f))
 		return sdev;
 	ndev = sroce_lo_dest_ndev(sdev->net, skb);
@@ -217,7 +219,7 @@ int sroce_lo_local(struct sroce_dev *sdev, struct sk_buff *skb)
 	rcu_read_lock();
 	if (sroce_lo_own_mac(sdev->ndev, skb)) {
 		rc = sroce_lo_xmit(sroce_lo_target(sdev, skb)->lo, skb);
-	} else if (sroce_net_shared(sdev->net) &&
+	} else if (sroce_dev_net_shared(sdev->net) &&
 		   !is_multicast_ether_addr(eth_hdr(skb)->h_dest)) {
 		peer = sroce_dev_find_rcu(sroce_lo_peer, &f);
 		if (peer)

@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sroce module entry: receive hooks first, then the client that flushes
+ * sroce module entry: receive hooks first, then the device registry,
+ * then the client that flushes
  * user QPs at removal (unplug.c), then the link type, so that a link can
  * never be added before its packets have somewhere to go, nor removed
  * without its users' work completing.
  */
 #include <linux/module.h>
+#include <rdma/rdma_netlink.h>
 
+#include <sroce/device.h>
 #include <sroce/icrc.h>
-#include <sroce/sroce.h>
+#include <sroce/limits.h>
+#include <sroce/link.h>
+#include <sroce/rx.h>
+#include <sroce/tx.h>
 
 static int __init sroce_init(void)
 {
@@ -18,9 +24,12 @@ static int __init sroce_init(void)
 	if (err)
 		return err;
 
-	err = sroce_unplug_init();
+	err = sroce_registry_init();
 	if (err)
 		goto out_net;
+	err = sroce_unplug_init();
+	if (err)
+		goto out_registry;
 	err = sroce_link_init();
 	if (err)
 		goto out_unplug;
@@ -28,6 +37,8 @@ static int __init sroce_init(void)
 
 out_unplug:
 	sroce_unplug_exit();
+out_registry:
+	sroce_registry_exit();
 out_net:
 	sroce_net_exit();
 	return err;
@@ -38,6 +49,7 @@ static void __exit sroce_exit(void)
 	sroce_link_exit();
 	sroce_tx_exit();
 	sroce_unplug_exit();
+	sroce_registry_exit();
 	sroce_net_exit();
 	sroce_icrc_accel_stop();
 }

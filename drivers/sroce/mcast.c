@@ -27,9 +27,12 @@
 #include <net/addrconf.h>
 #include <net/ip.h>
 
+#include <sroce/device.h>
 #include <sroce/frame.h>
-#include <sroce/qp.h>
-#include <sroce/sroce.h>
+#include <sroce/limits.h>
+#include <sroce/mcast.h>
+#include <sroce/stats.h>
+#include <sroce/transport.h>
 
 /**
  * struct sroce_mcg - a multicast group of one device

@@ -20,10 +20,11 @@
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 
+#include <sroce/device.h>
+#include <sroce/limits.h>
 #include <sroce/mr.h>
 #include <sroce/pktbuf.h>
 #include <sroce/pool.h>
-#include <sroce/sroce.h>
 #include <sroce/verbs.h>
 
 /* ---- protection domains ------------------------------------------------ */

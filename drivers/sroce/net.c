@@ -15,9 +15,11 @@
 #include <net/udp_tunnel.h>
 #include <rdma/ib_verbs.h>
 
+#include <sroce/device.h>
 #include <sroce/pfc.h>
-#include <sroce/qp.h>
-#include <sroce/sroce.h>
+#include <sroce/rx.h>
+#include <sroce/stats.h>
+#include <sroce/tx.h>
 #include <sroce/wire.h>
 
 #define SROCE_UDP_PORT	4791
@@ -244,23 +246,6 @@ void sroce_net_put(struct net *net)
 	mutex_unlock(&sn->lock);
 }
 
-/**
- * sroce_net_shared() - may @net hold more than one link?
- * @net: a namespace with a link of the caller's in it
- *
- * A link counts from before it is published until after it is
- * unpublished, so false means no other device of @net can be found: the
- * transmit path then skips looking for a neighbour to loop a packet to.
- * A link being added concurrently may be missed, as a packet sent just
- * before it would be.  Any context.
- */
-bool sroce_net_shared(struct net *net)
-{
-	struct sroce_net *sn = net_generic(net, sroce_net_id);
-
-	return READ_ONCE(sn->users) > 1;
-}
-
 static int __net_init sroce_pernet_init(struct net *net)
 {
 	struct sroce_net *sn = net_generic(net, sroce_net_id);
@@ -269,16 +254,11 @@ static int __net_init sroce_pernet_init(struct net *net)
 	return 0;
 }
 
-/*
- * Our exit runs before the namespace's netdevs are torn down, so links
- * still exist here: take them down now, while their namespace (and the
- * sockets in it) are still whole.
- */
+/* The link layer's exit (link.c) has taken this namespace's links down. */
 static void __net_exit sroce_pernet_exit(struct net *net)
 {
 	struct sroce_net *sn = net_generic(net, sroce_net_id);
 
-	sroce_unregister_net_devices(net);
 	WARN_ON_ONCE(sn->users);
 	mutex_destroy(&sn->lock);
 }

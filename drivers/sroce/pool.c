@@ -14,8 +14,8 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
+#include <sroce/device.h>
 #include <sroce/pool.h>
-#include <sroce/sroce.h>
 
 /*
  * What the key table holds for an index: the object, tagged with its

@@ -41,12 +41,18 @@
 #include <rdma/rdma_user_rxe.h>
 #include <rdma/uverbs_ioctl.h>
 
+#include <sroce/ah.h>
+#include <sroce/cq.h>
+#include <sroce/device.h>
+#include <sroce/limits.h>
+#include <sroce/mcast.h>
 #include <sroce/mr.h>
-#include <sroce/qp.h>
 #include <sroce/queue.h>
-#include <sroce/sroce.h>
+#include <sroce/srq.h>
 #include <sroce/stats.h>
 #include <sroce/trace.h>
+#include <sroce/transport.h>
+#include <sroce/tx.h>
 #include <sroce/verbs.h>
 
 /* librxe's WQE layouts (Documentation/design.rst); changes break the ABI */

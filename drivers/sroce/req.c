@@ -25,14 +25,17 @@
 #include <linux/skbuff.h>
 #include <linux/workqueue.h>
 
+#include <sroce/ah.h>
+#include <sroce/device.h>
 #include <sroce/hdr.h>
+#include <sroce/limits.h>
 #include <sroce/mr.h>
 #include <sroce/opcode.h>
 #include <sroce/pktbuf.h>
 #include <sroce/psn.h>
-#include <sroce/qp.h>
-#include <sroce/sroce.h>
 #include <sroce/stats.h>
+#include <sroce/transport.h>
+#include <sroce/tx.h>
 #include <sroce/txzc.h>
 
 /* Wait before trying again after sroce_tx_alloc() found no memory */

@@ -26,11 +26,17 @@
 #include <linux/workqueue.h>
 #include <rdma/ib_mad.h>
 
+#include <sroce/ah.h>
+#include <sroce/cq.h>
+#include <sroce/device.h>
+#include <sroce/limits.h>
 #include <sroce/mr.h>
 #include <sroce/pktbuf.h>
-#include <sroce/qp.h>
-#include <sroce/sroce.h>
+#include <sroce/srq.h>
+#include <sroce/stats.h>
 #include <sroce/trace.h>
+#include <sroce/transport.h>
+#include <sroce/tx.h>
 #include <sroce/wire.h>
 
 /* READ response packets sent from softirq before the work takes over */

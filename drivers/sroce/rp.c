@@ -10,12 +10,14 @@
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 
+#include <sroce/ah.h>
+#include <sroce/device.h>
 #include <sroce/pfc.h>
 #include <sroce/qos.h>
-#include <sroce/qp.h>
 #include <sroce/rp.h>
-#include <sroce/sroce.h>
+#include <sroce/stats.h>
 #include <sroce/trace.h>
+#include <sroce/transport.h>
 #include <sroce/verbs.h>
 #include <sroce/wire.h>
 

@@ -9,10 +9,15 @@
 #include <linux/if_vlan.h>
 #include <linux/skbuff.h>
 
+#include <sroce/ah.h>
 #include <sroce/cnp.h>
+#include <sroce/device.h>
+#include <sroce/limits.h>
+#include <sroce/mcast.h>
 #include <sroce/pktbuf.h>
-#include <sroce/qp.h>
-#include <sroce/sroce.h>
+#include <sroce/rx.h>
+#include <sroce/stats.h>
+#include <sroce/transport.h>
 #include <sroce/wire.h>
 
 /* The BTH transport bits a QP of @type accepts */

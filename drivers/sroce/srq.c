@@ -13,9 +13,11 @@
 #include <rdma/rdma_user_rxe.h>
 #include <rdma/uverbs_ioctl.h>
 
-#include <sroce/qp.h>
+#include <sroce/device.h>
+#include <sroce/limits.h>
 #include <sroce/queue.h>
-#include <sroce/sroce.h>
+#include <sroce/srq.h>
+#include <sroce/transport.h>
 #include <sroce/verbs.h>
 
 /* SRQ numbers librxe is told about; only their uniqueness matters */

@@ -85,13 +85,14 @@
 #include <net/dsfield.h>
 #include <net/ip6_checksum.h>
 
+#include <sroce/ah.h>
+#include <sroce/device.h>
 #include <sroce/frame.h>
-#include <sroce/loopback.h>
 #include <sroce/pfc.h>
 #include <sroce/qos.h>
-#include <sroce/qp.h>
-#include <sroce/sroce.h>
+#include <sroce/stats.h>
 #include <sroce/trace.h>
+#include <sroce/tx.h>
 #include <sroce/txsched.h>
 #include <sroce/txzc.h>
 
@@ -485,6 +486,15 @@ struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
 	return sroce_tx_alloc_frags(sdev, av, sport, tp_len, 0, bth);
 }
 
+/* The class of a packet to @av under the configuration in force now */
+static void sroce_tx_classify(struct sroce_dev *sdev, enum sroce_net_type t,
+			      u8 sl, u8 tclass, struct sroce_qos_class *out)
+{
+	rcu_read_lock();
+	sroce_qos_classify(rcu_dereference(sdev->qos), t, sl, tclass, out);
+	rcu_read_unlock();
+}
+
 /* sroce_tx_alloc() with fragments to come: include/sroce/txzc.h */
 struct sk_buff *sroce_tx_alloc_frags(struct sroce_dev *sdev,
 				     const struct sroce_av *av, u16 sport,
@@ -496,7 +506,7 @@ struct sk_buff *sroce_tx_alloc_frags(struct sroce_dev *sdev,
 
 	if (!t)
 		return NULL;
-	sroce_qos_classify_rcu(sdev, t, av->sl, av->traffic_class, &qc);
+	sroce_tx_classify(sdev, t, av->sl, av->traffic_class, &qc);
 	return sroce_tx_alloc_skb(sdev, av, sport, &qc, tp_len, frag_len, bth);
 }
 
@@ -1962,7 +1972,7 @@ void sroce_tx_fini(struct sroce_dev *sdev)
 		sroce_tx_ctx_stop(txd->ctx[c]);
 	/*
 	 * No drainer is left to loop a packet back, and the device left the
-	 * list a grace period ago (sroce_link_detach()): no other device
+	 * list a grace period ago (sroce_dev_detach() in device.c): no other device
 	 * queues to it either.
 	 */
 	sroce_lo_destroy(sdev->lo);

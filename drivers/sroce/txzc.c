@@ -9,9 +9,9 @@
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 
+#include <sroce/device.h>
 #include <sroce/icrc.h>
 #include <sroce/pktbuf.h>
-#include <sroce/sroce.h>
 #include <sroce/txzc.h>
 
 bool sroce_txzc_possible(const struct sroce_dev *sdev)

@@ -31,8 +31,9 @@
 #include <linux/kmod.h>
 #include <rdma/ib_verbs.h>
 
-#include <sroce/qp.h>
-#include <sroce/sroce.h>
+#include <sroce/device.h>
+#include <sroce/link.h>
+#include <sroce/transport.h>
 
 /*
  * Nothing to revoke (see above); the op itself is what tells ib_core that

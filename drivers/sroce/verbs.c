@@ -9,8 +9,6 @@
 #include <rdma/restrack.h>
 #include <uapi/rdma/rdma_netlink.h>
 
-#include <sroce/qp.h>
-#include <sroce/sroce.h>
 #include <sroce/verbs.h>
 
 static int sroce_alloc_ucontext(struct ib_ucontext *ibuc,
@@ -59,13 +57,6 @@ const struct ib_device_ops sroce_verbs_ops = {
 	.alloc_ucontext = sroce_alloc_ucontext,
 	.dealloc_ucontext = sroce_dealloc_ucontext,
 
-	INIT_RDMA_OBJ_SIZE(ib_ah, sroce_ah, ibah),
-	INIT_RDMA_OBJ_SIZE(ib_cq, sroce_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, sroce_pd, ibpd),
-	/* INIT_RDMA_OBJ_SIZE's, with the embedded first WQE copies (qp.h) */
-	.size_ib_qp = SROCE_QP_OBJ_SIZE +
-		      BUILD_BUG_ON_ZERO(offsetof(struct sroce_qp, ibqp)),
-	INIT_RDMA_OBJ_SIZE(ib_srq, sroce_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, sroce_ucontext, ibuc),
-	INIT_RDMA_OBJ_SIZE(ib_mw, sroce_mw, ibmw),
 };

@@ -132,16 +132,4 @@ int sroce_qos_parse_dscp2prio(const char *buf, u8 *dscp, u8 *prio,
 int sroce_qos_format_ets(const u8 tsa[SROCE_NUM_PRIO],
 			 const u8 weight[SROCE_NUM_PRIO], char *buf, size_t size);
 
-struct sroce_dev;
-
-/* qos_sysfs.c: the device's configuration and its sysfs attributes */
-int sroce_qos_init(struct sroce_dev *sdev);
-void sroce_qos_fini(struct sroce_dev *sdev);
-struct sroce_dcb;
-bool sroce_qos_dcb_wanted(struct sroce_dev *sdev);
-void sroce_qos_dcb_apply(struct sroce_dev *sdev, const struct sroce_dcb *d);
-void sroce_qos_classify_rcu(struct sroce_dev *sdev, enum sroce_net_type t,
-			    u8 sl, u8 tclass, struct sroce_qos_class *out);
-extern const struct attribute_group *sroce_qos_port_groups[];
-
 #endif /* SROCE_QOS_H */

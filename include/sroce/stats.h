@@ -74,14 +74,4 @@ struct sroce_stats {
 	u64 cnt[SROCE_NUM_COUNTERS];
 };
 
-struct sroce_dev;
-
-void sroce_stats_add(struct sroce_dev *sdev, enum sroce_counter c, u64 n);
-u64 sroce_stats_read(struct sroce_dev *sdev, enum sroce_counter c);
-
-static inline void sroce_stats_inc(struct sroce_dev *sdev, enum sroce_counter c)
-{
-	sroce_stats_add(sdev, c, 1);
-}
-
 #endif /* SROCE_STATS_H */

@@ -67,9 +67,9 @@ static inline u8 sroce_trace_nak_kind(u8 syn)
 #include <rdma/ib_verbs.h>
 
 #include <sroce/dcqcn.h>
+#include <sroce/device.h>
 #include <sroce/pfc.h>
-#include <sroce/qp.h>
-#include <sroce/sroce.h>
+#include <sroce/transport.h>
 
 /* The enum constants the print formats name, for perf and trace-cmd */
 TRACE_DEFINE_ENUM(IB_QPT_GSI);

@@ -6,11 +6,11 @@
 #ifndef SROCE_WIRE_H
 #define SROCE_WIRE_H
 
+#include <sroce/frame.h>
 #include <sroce/hdr.h>
+#include <sroce/icrc.h>
+#include <sroce/nethdr.h>
 #include <sroce/opcode.h>
 #include <sroce/psn.h>
-#include <sroce/nethdr.h>
-#include <sroce/icrc.h>
-#include <sroce/frame.h>
 
 #endif /* SROCE_WIRE_H */

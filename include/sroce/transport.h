@@ -12,9 +12,6 @@
  *           completions, retransmit and RNR timers
  *   resp.c  responder: request packets -> memory, receive completions,
  *           ACKs, NAKs, READ responses, atomic replies
- *   tx.c    packet buffers and the per-priority transmit queues
- *   rx.c    validation, QP lookup, dispatch to resp.c or comp.c
- *   mcast.c multicast groups: attach/detach, delivery to every member
  *
  * Locking.  qp->sq_lock (taken with spin_lock_bh) covers the send queue,
  * the requester and the completer state; qp->resp.lock (spin_lock_bh)
@@ -41,8 +38,8 @@
  * of packets, then from qp->req_work; a kick while it runs elsewhere is
  * left to that run.
  */
-#ifndef SROCE_QP_H
-#define SROCE_QP_H
+#ifndef SROCE_TRANSPORT_H
+#define SROCE_TRANSPORT_H
 
 #include <linux/completion.h>
 #include <linux/list.h>
@@ -58,9 +55,11 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_user_rxe.h>
 
+#include <sroce/ah.h>
 #include <sroce/hdr.h>
 #include <sroce/queue.h>
 #include <sroce/rp.h>
+#include <sroce/tx.h>
 #include <sroce/txsched.h>
 #include <sroce/verbs.h>
 
@@ -68,16 +67,7 @@ struct sk_buff;
 struct sroce_bytes;
 struct sroce_dev;
 struct sroce_pkt;
-
-/* Limits reported by query_device and enforced by create_qp/create_srq */
-#define SROCE_MAX_QP		0x10000
-#define SROCE_MAX_QP_WR		0x4000
-#define SROCE_MAX_SGE		32
-#define SROCE_MAX_INLINE	256
-#define SROCE_MAX_RD_ATOMIC	128	/* initiator and responder depth */
-#define SROCE_MAX_SRQ		0x10000
-#define SROCE_MAX_SRQ_WR	0x4000
-#define SROCE_MIN_QPN		0x11	/* below: reserved (0, 1 = GSI) */
+struct sroce_srq;
 
 /* Requester: packets a QP may have unacknowledged before it waits */
 #define SROCE_MAX_UNACKED_PSNS	128
@@ -99,27 +89,6 @@ struct sroce_pkt;
 #define SROCE_REQ_BUDGET	64
 /* Requester packets built under sq_lock before they are sent without it */
 #define SROCE_REQ_BATCH		8
-
-/**
- * struct sroce_tx_waiter - a QP's handle on the transmit queues
- * @entry: on a transmit FIFO's wait list while @queued
- * @wake: called (softirq or process context, no QP lock held) when the
- *	FIFO it waited for has drained below its low watermark
- * @queue: the FIFO waited for (its transmit context, priority and flow,
- *	as tx.c numbers them)
- * @queued: on a wait list
- * @mark: the place in its FIFO of the last packet sent with this handle,
- *	for sroce_tx_still_queued()
- * @mark_queue: that packet's FIFO
- */
-struct sroce_tx_waiter {
-	struct list_head entry;
-	void (*wake)(struct sroce_tx_waiter *w);
-	u16 queue;
-	bool queued;
-	u64 mark;
-	u16 mark_queue;
-};
 
 /* Progress of a send WQE, kernel-owned (struct sroce_swqe.state) */
 enum sroce_wqe_state {
@@ -222,33 +191,6 @@ struct sroce_rwqe {
 	u32 length;
 	struct ib_sge sge[];
 };
-
-/**
- * struct sroce_srq - a shared receive queue
- * @ibsrq: ib_core's part (first)
- * @pd: protection domain of its receive buffers
- * @rq: the ring of struct rxe_recv_wqe (user or kernel)
- * @lock: serialises consumers (responders of several QPs) and kernel
- *	producers; taken with spin_lock_irqsave (kernel consumers post
- *	receives with interrupts off), inside resp.lock
- * @max_sge: SGEs per WQE the ring was sized for
- * @limit: armed SRQ limit, 0 when not armed
- * @srq_num: number reported to librxe (create_srq_resp)
- */
-struct sroce_srq {
-	struct ib_srq ibsrq;
-	struct sroce_pd *pd;
-	struct sroce_queue rq;
-	spinlock_t lock;	/* see @lock above */
-	u32 max_sge;
-	u32 limit;
-	u32 srq_num;
-};
-
-static inline struct sroce_srq *to_ssrq(struct ib_srq *ibsrq)
-{
-	return container_of(ibsrq, struct sroce_srq, ibsrq);
-}
 
 /**
  * struct sroce_rd_res - a responder resource: one READ or ATOMIC served,
@@ -749,12 +691,6 @@ void sroce_qps_flush_user(struct sroce_dev *sdev);
 bool sroce_sq_wc(const struct sroce_qp *qp, const struct sroce_swqe *wqe,
 		 enum ib_wc_status status, struct ib_wc *wc);
 
-/* --- srq.c --------------------------------------------------------------- */
-extern const struct ib_device_ops sroce_srq_ops;
-
-/* sroce_rq_take() for a QP with an SRQ; takes srq->lock */
-int sroce_srq_take(struct sroce_srq *srq, struct sroce_rwqe *wqe);
-
 /* --- req.c --------------------------------------------------------------- */
 /* Make the requester look at the SQ (new WQEs, ACK progress, wake-ups) */
 void sroce_req_kick(struct sroce_qp *qp);
@@ -865,73 +801,4 @@ bool sroce_resp_release_wqe(struct sroce_qp *qp, u64 *wr_id);
 void sroce_resp_rcv(struct sroce_qp *qp, const void *nh,
 		    const struct sroce_pkt *pkt);
 
-/* --- mcast.c ------------------------------------------------------------- */
-extern const struct ib_device_ops sroce_mcast_ops;
-
-void sroce_mcast_init(struct sroce_dev *sdev);
-/* At dealloc, after the last QP is gone; may sleep */
-void sroce_mcast_fini(struct sroce_dev *sdev);
-/* At destroy of a UD QP, before its QPN is freed; may sleep */
-void sroce_mcast_detach_qp(struct sroce_qp *qp);
-/* A UD request to SROCE_MCAST_QPN (softirq) */
-void sroce_mcast_rcv(struct sroce_dev *sdev, const u8 *nh,
-		     const struct sroce_pkt *pkt);
-
-/* --- tx.c ---------------------------------------------------------------- */
-int sroce_tx_init(struct sroce_dev *sdev);
-void sroce_tx_fini(struct sroce_dev *sdev);
-unsigned int sroce_tx_contexts(struct sroce_dev *sdev);
-
-/*
- * A packet to @av: Ethernet (+ VLAN tag), network headers for a transport
- * part of @tp_len bytes (BTH through pad) plus the ICRC.  *@bth is set to
- * the transport part, which the caller fills completely.  @sport is the
- * RoCEv2 UDP source port.  Any context.  NULL when out of memory.
- */
-struct sk_buff *sroce_tx_alloc(struct sroce_dev *sdev,
-			       const struct sroce_av *av, u16 sport,
-			       unsigned int tp_len, void **bth);
-struct sroce_qos_class;
-/* The same with the class given rather than looked up from @av (CNPs) */
-struct sk_buff *sroce_tx_alloc_class(struct sroce_dev *sdev,
-				     const struct sroce_av *av, u16 sport,
-				     const struct sroce_qos_class *qc,
-				     unsigned int tp_len, void **bth);
-/*
- * Finish @skb (ICRC, checksums, PCP) and queue it on its priority, which
- * sroce_tx_alloc() chose, in FIFO @flow there.  Returns 0 when
- * queued; 1 when queued but that FIFO or the priority is above its high
- * watermark: @w (if not NULL) is then armed and woken once there is room,
- * and the caller should stop building packets.  Returns a
- * negative errno when the packet was dropped (device gone or down); the
- * skb is consumed in every case.
- */
-int sroce_tx_send(struct sroce_dev *sdev, struct sk_buff *skb, u8 flow,
-		  struct sroce_tx_waiter *w);
-/* The transmit FIFO for a new QP (in each priority); any context */
-u8 sroce_tx_flow_pick(struct sroce_dev *sdev);
-/*
- * Finish a CNP and queue it ahead of all data; 0 or a negative errno, the
- * skb consumed in every case.  No QP lock may be held.
- */
-int sroce_tx_send_ctl(struct sroce_dev *sdev, struct sk_buff *skb);
-/* Take @w off its wait list, if it is on one (destroy, error) */
-void sroce_tx_cancel_wait(struct sroce_dev *sdev, struct sroce_tx_waiter *w);
-/*
- * Is the packet at @mark of FIFO @queue (struct sroce_tx_waiter) still in
- * sroce's queue, not yet handed to the netdev?  Any context.
- */
-bool sroce_tx_still_queued(struct sroce_dev *sdev, u16 queue, u64 mark);
-struct sroce_pfc_frame;
-/* A PFC frame arrived for the link (softirq) */
-void sroce_tx_pfc_rx(struct sroce_dev *sdev, const struct sroce_pfc_frame *f);
-/* PFC is off for @prios now: end their pauses.  Process context. */
-void sroce_tx_pfc_off(struct sroce_dev *sdev, u8 prios);
-/* Per priority: pause frames received, and microseconds spent paused */
-void sroce_tx_pfc_stats(struct sroce_dev *sdev, u64 frames[SROCE_NUM_PRIO],
-			u64 duration_us[SROCE_NUM_PRIO]);
-/* New ETS shares (qos.h); -EINVAL leaves the old ones.  Process context. */
-int sroce_tx_set_ets(struct sroce_dev *sdev, const u8 tsa[SROCE_NUM_PRIO],
-		     const u8 weight[SROCE_NUM_PRIO]);
-
-#endif /* SROCE_QP_H */
+#endif /* SROCE_TRANSPORT_H */

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sroce: software RoCE (v1 and v2) over any Ethernet netdev.
- *
- * Device, link and receive-hook declarations shared by the driver files.
+ * The device layer: struct sroce_dev (one link, an ib_device bound to one
+ * netdev), the registry that finds a device from a netdev or a match
+ * (registry.c, any context under RCU), its counters, and its key and
+ * number tables (keys.h).  Every layer above may use it; it calls none.
  */
-#ifndef SROCE_SROCE_H
-#define SROCE_SROCE_H
+#ifndef SROCE_DEVICE_H
+#define SROCE_DEVICE_H
 
 #include <linux/hashtable.h>
 #include <linux/list.h>
@@ -19,28 +20,6 @@
 
 #include <sroce/pool.h>
 #include <sroce/stats.h>
-
-#define SROCE_DRV_NAME		"rdma_sroce"
-#define SROCE_LINK_TYPE		"sroce"
-
-/* Everything userspace sees of the device; see Documentation/admin-guide.rst */
-#define SROCE_VENDOR_ID		0x5e0ce0	/* no IEEE OUI: software device */
-#define SROCE_VENDOR_PART_ID	0x0001
-/* librxe accepts ABI versions 1 and 2 of rdma_user_rxe.h; we speak 2 */
-#define SROCE_UVERBS_ABI_VERSION	2
-#define SROCE_PORT		1
-#define SROCE_GID_TABLE_LEN	256
-#define SROCE_MAX_MSG_SIZE	0x80000000u	/* 2 GiB, as IBTA allows */
-#define SROCE_MAX_PD		0x10000
-#define SROCE_MAX_CQ		0x10000
-/*
- * 2^15 - 1: the ring of 2^15 slots this needs holds exactly that many, so
- * the cqe a CQ reports back (its real capacity) never exceeds max_cqe.
- */
-#define SROCE_MAX_CQE		0x7fff
-#define SROCE_MAX_MCAST_GRP	256
-#define SROCE_MAX_MCAST_QP_ATTACH	32
-#define SROCE_MCAST_QPN		0xffffff	/* BTH DestQP of multicast */
 
 struct sroce_net;
 struct sroce_qos_cfg;
@@ -133,40 +112,40 @@ static inline struct sroce_dev *to_sdev(struct ib_device *ib_dev)
 	return container_of(ib_dev, struct sroce_dev, ib_dev);
 }
 
-/* link.c: rdma link add/delete, netdev events, device list */
-int sroce_link_init(void);
-void sroce_link_exit(void);
+/* registry.c: the published devices, found from any context under RCU */
+int sroce_registry_init(void);
+void sroce_registry_exit(void);
+void sroce_dev_list_add(struct sroce_dev *sdev);
+void sroce_dev_list_del(struct sroce_dev *sdev);
+bool sroce_dev_net_shared(const struct net *net);
 struct sroce_dev *sroce_dev_from_ndev_rcu(const struct net_device *ndev);
 struct sroce_dev *sroce_dev_find_rcu(bool (*match)(const struct sroce_dev *sdev,
 						   const void *arg),
 				     const void *arg);
-void sroce_unregister_net_devices(const struct net *net);
-void sroce_link_detach(struct sroce_dev *sdev);
 
-/* device.c: the ib_device itself */
-struct sroce_dev *sroce_dev_create(struct net_device *ndev);
-int sroce_dev_register(struct sroce_dev *sdev, const char *name);
-void sroce_dev_port_update(struct sroce_dev *sdev);
-u32 sroce_dev_link_speed(struct net_device *ndev);
+/*
+ * Counters are per CPU, added without a lock from any context; a read
+ * sums every CPU's share (rdma statistic, tests).
+ */
+static inline void sroce_stats_add(struct sroce_dev *sdev,
+				   enum sroce_counter c, u64 n)
+{
+	this_cpu_add(sdev->stats->cnt[c], n);
+}
 
-/* tx.c: the module waits for the skbs its devices sent */
-void sroce_tx_exit(void);
+static inline void sroce_stats_inc(struct sroce_dev *sdev, enum sroce_counter c)
+{
+	sroce_stats_add(sdev, c, 1);
+}
 
-/* unplug.c: removal of a device that users hold open */
-extern const struct ib_device_ops sroce_unplug_ops;
-int sroce_unplug_init(void);
-void sroce_unplug_exit(void);
+static inline u64 sroce_stats_read(struct sroce_dev *sdev, enum sroce_counter c)
+{
+	u64 sum = 0;
+	int cpu;
 
-/* net.c: per-netns RoCEv2 UDP socket and the RoCEv1 packet handler */
-int sroce_net_init(void);
-void sroce_net_exit(void);
-int sroce_net_get(struct net *net);
-void sroce_net_put(struct net *net);
-bool sroce_net_shared(struct net *net);
-void sroce_l2_hooks_add(struct sroce_dev *sdev);
-void sroce_l2_hooks_del(struct sroce_dev *sdev);
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(sdev->stats, cpu)->cnt[c];
+	return sum;
+}
 
-/* rx.c: validation of every received RoCE packet */
-void sroce_rx(struct sroce_dev *sdev, struct sk_buff *skb, int net_type);
-
-#endif /* SROCE_SROCE_H */
+#endif /* SROCE_DEVICE_H */
