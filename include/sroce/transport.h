@@ -630,36 +630,8 @@ struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn);
 bool sroce_pkt_from_peer(const struct sroce_qp *qp, const struct sroce_pkt *pkt);
 void sroce_qp_put(struct sroce_qp *qp);
 
-/*
- * The SQ's producer: slots before it hold posted WQEs.  For user QPs it
- * is read (masked) from the ring.
- */
-u32 sroce_sq_prod(struct sroce_qp *qp);
-/*
- * Make the swqe at @index valid: for user QPs copy and check the ring's
- * struct rxe_send_wqe (taking the UD AH reference).  Called by the
- * requester once per WQE, under sq_lock.  Returns 0 or an IB_WC_* error
- * status (> 0) the WQE must complete with.
- */
-int sroce_sq_fetch(struct sroce_qp *qp, u32 index);
-/*
- * Retire the oldest SQ slot (sq_cons): drop the swqe's references (UD AH,
- * REG_MR MR) and, for user QPs, advance the ring's consumer index.
- * Under sq_lock.
- */
-void sroce_sq_retire(struct sroce_qp *qp);
 /* Double a user QP's window of WQE copies; process context, no QP lock */
 void sroce_sq_grow_copies(struct sroce_qp *qp);
-
-/*
- * Take the next receive WQE of @qp (its RQ or SRQ) into @wqe.  Called by
- * the responder under resp.lock.  Returns 0, -EAGAIN when the queue is
- * empty (RNR), or -EINVAL for a malformed user WQE (the QP goes to error).
- * A malformed WQE is consumed all the same, with @wqe->wr_id set and no
- * SGEs, so that it can be completed with an error status.
- * Raises IB_EVENT_SRQ_LIMIT_REACHED when an armed SRQ falls below its limit.
- */
-int sroce_rq_take(struct sroce_qp *qp, struct sroce_rwqe *wqe);
 
 /*
  * Receive rings (RQ and SRQ alike) of struct rxe_recv_wqe: a kernel
@@ -682,7 +654,44 @@ void sroce_qp_error(struct sroce_qp *qp, bool event);
 
 /* Every user QP of @sdev to ERR, as its device goes (unplug.c) */
 void sroce_qps_flush_user(struct sroce_dev *sdev);
+/* An asynchronous event of @qp to its consumer */
+void sroce_qp_event(struct sroce_qp *qp, enum ib_event_type type);
+/* Complete what is left on a queue of a QP in ERR (sq.c and rq.c post) */
+void sroce_flush_sq(struct sroce_qp *qp);
+void sroce_flush_rq(struct sroce_qp *qp);
 
+/* --- sq.c ---------------------------------------------------------------- */
+int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		    const struct ib_send_wr **bad_wr);
+/*
+ * The SQ's producer: slots before it hold posted WQEs.  For user QPs it
+ * is read (masked) from the ring.
+ */
+u32 sroce_sq_prod(struct sroce_qp *qp);
+/*
+ * Make the swqe at @index valid: for user QPs copy and check the ring's
+ * struct rxe_send_wqe (taking the UD AH reference).  Called by the
+ * requester once per WQE, under sq_lock.  Returns 0 or an IB_WC_* error
+ * status (> 0) the WQE must complete with.
+ */
+int sroce_sq_fetch(struct sroce_qp *qp, u32 index);
+/*
+ * Retire the oldest SQ slot (sq_cons): drop the swqe's references (UD AH,
+ * REG_MR MR) and, for user QPs, advance the ring's consumer index.
+ * Under sq_lock.
+ */
+void sroce_sq_retire(struct sroce_qp *qp);
+/* Start a slot afresh; its tail (SGEs or inline data) is filled after */
+void sroce_swqe_reset(struct sroce_swqe *wqe, u64 wr_id, u32 opcode,
+		      u32 send_flags);
+/* Drop what a slot holds (a user UD AH, a REG_MR MR) */
+void sroce_swqe_release(struct sroce_qp *qp, struct sroce_swqe *wqe);
+/* Sum of @n SGE lengths into *@len, or -EINVAL when above @max */
+int sroce_sge_len(const struct ib_sge *sge, u32 n, u32 max, u32 *len);
+/* Every WQE fetched has been retired */
+bool sroce_sq_drained(const struct sroce_qp *qp);
+/* qp->drain_work: IB_EVENT_SQ_DRAINED for a QP still in SQD */
+void sroce_qp_drain_work(struct work_struct *work);
 /*
  * Fill @wc for send WQE @wqe completing with @status (wr_id, opcode,
  * byte_len, qp).  Returns false when no CQE is due (a successful unsignaled
@@ -690,6 +699,19 @@ void sroce_qps_flush_user(struct sroce_dev *sdev);
  */
 bool sroce_sq_wc(const struct sroce_qp *qp, const struct sroce_swqe *wqe,
 		 enum ib_wc_status status, struct ib_wc *wc);
+
+/* --- rq.c ---------------------------------------------------------------- */
+int sroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		    const struct ib_recv_wr **bad_wr);
+/*
+ * Take the next receive WQE of @qp (its RQ or SRQ) into @wqe.  Called by
+ * the responder under resp.lock.  Returns 0, -EAGAIN when the queue is
+ * empty (RNR), or -EINVAL for a malformed user WQE (the QP goes to error).
+ * A malformed WQE is consumed all the same, with @wqe->wr_id set and no
+ * SGEs, so that it can be completed with an error status.
+ * Raises IB_EVENT_SRQ_LIMIT_REACHED when an armed SRQ falls below its limit.
+ */
+int sroce_rq_take(struct sroce_qp *qp, struct sroce_rwqe *wqe);
 
 /* --- req.c --------------------------------------------------------------- */
 /* Make the requester look at the SQ (new WQEs, ACK progress, wake-ups) */
