@@ -14,7 +14,7 @@
 
 #include <sroce/device.h>
 #include <sroce/mr.h>
-#include <sroce/pool.h>
+#include <sroce/numspace.h>
 #include <sroce/verbs.h>
 
 #define TEST_NPAGES	3

@@ -30,7 +30,7 @@ LAYERS = [
      'queue.h queue.c qos.h qos.c txsched.h txsched.c pfc.h pfc.c dcqcn.h '
      'dcqcn.c'),
     ('device', 'struct sroce_dev, its limits, counters, registry, key tables',
-     'limits.h stats.h device.h pool.h pool.c registry.c'),
+     'limits.h stats.h device.h numspace.h numspace.c registry.c'),
     ('objects', 'verbs objects the transport reads: PD, AH, MR, MW, CQ',
      'verbs.h verbs.c ah.h ah.c mr.h mr.c cq.h cq.c'),
     ('core', 'the transport core: QPs, requester, completer, responder, '

@@ -21,7 +21,7 @@
 #include <sroce/ah.h>
 #include <sroce/device.h>
 #include <sroce/limits.h>
-#include <sroce/pool.h>
+#include <sroce/numspace.h>
 
 /**
  * sroce_av_from_attr() - fill an address vector from AH attributes

@@ -19,7 +19,7 @@
 #include <sroce/link.h>
 #include <sroce/mcast.h>
 #include <sroce/mr.h>
-#include <sroce/pool.h>
+#include <sroce/numspace.h>
 #include <sroce/qos.h>
 #include <sroce/rx.h>
 #include <sroce/srq.h>

@@ -3,7 +3,7 @@
  * Protection domains, memory regions and the key space of memory windows.
  *
  * An MR is found by key from the transport, often in the receive softirq,
- * so every MR sits in the device's key table (pool.c), is looked up under
+ * so every MR sits in the device's key table (numspace.c), is looked up under
  * RCU with a reference, and is freed only after deregistration has seen
  * the last reference go and a grace period has passed.  Every access the
  * transport makes goes through the range checks here: none of the iova,
@@ -23,8 +23,8 @@
 #include <sroce/device.h>
 #include <sroce/limits.h>
 #include <sroce/mr.h>
+#include <sroce/numspace.h>
 #include <sroce/pktbuf.h>
-#include <sroce/pool.h>
 #include <sroce/verbs.h>
 
 /* ---- protection domains ------------------------------------------------ */

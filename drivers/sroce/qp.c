@@ -123,7 +123,7 @@ static enum ib_mtu sroce_port_mtu(struct sroce_dev *sdev)
 /* ---- QPN table ----------------------------------------------------------- */
 
 /*
- * QPNs are keyed hashes of a counter (pool.h), spread over 2^24: in a
+ * QPNs are keyed hashes of a counter (numspace.h), spread over 2^24: in a
  * radix tree each QP took a chain of nodes of its own, about 3 KiB.  A
  * hash table costs its entry and a bucket pointer or two.
  */

@@ -18,7 +18,7 @@
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
-#include <sroce/pool.h>
+#include <sroce/numspace.h>
 #include <sroce/stats.h>
 
 struct sroce_net;
@@ -42,7 +42,7 @@ struct sroce_txdev;
  * @net_ref: holds a reference on the UDP socket of @net
  * @dead: dealloc_driver has run; only the reference of @all_entry is left
  * @keys: MR and MW key index -> object, a hash table looked up under RCU
- *	(pool.c)
+ *	(numspace.c)
  * @ahs: AH number -> user AH, for librxe's UD WQEs (ah.c)
  * @key_ns: where key indexes are drawn from
  * @num_keys: key indexes reserved, held under SROCE_MAX_KEYS
@@ -80,7 +80,7 @@ struct sroce_dev {
 	bool net_ref;
 	bool dead;
 
-	/* number spaces of the verbs objects, see include/sroce/pool.h */
+	/* number spaces of the verbs objects, see include/sroce/numspace.h */
 	struct rhashtable keys;
 	struct xarray ahs;
 	struct sroce_numspace key_ns;

@@ -15,7 +15,7 @@
 #include <linux/xarray.h>
 
 #include <sroce/device.h>
-#include <sroce/pool.h>
+#include <sroce/numspace.h>
 
 /*
  * What the key table holds for an index: the object, tagged with its

@@ -15,8 +15,8 @@
  * into a connection or guess a key must search the 24-bit space rather
  * than count from the last number it saw.
  */
-#ifndef SROCE_POOL_H
-#define SROCE_POOL_H
+#ifndef SROCE_NUMSPACE_H
+#define SROCE_NUMSPACE_H
 
 #include <linux/atomic.h>
 #include <linux/siphash.h>
@@ -94,4 +94,4 @@ void *sroce_key_load_rcu(struct sroce_dev *sdev, u32 key,
 			 enum sroce_key_kind kind);
 void sroce_key_free(struct sroce_dev *sdev, u32 index);
 
-#endif /* SROCE_POOL_H */
+#endif /* SROCE_NUMSPACE_H */
