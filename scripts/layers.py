@@ -32,7 +32,7 @@ LAYERS = [
     ('device', 'struct sroce_dev, its limits, counters, registry, key tables',
      'limits.h stats.h device.h numspace.h numspace.c registry.c'),
     ('objects', 'verbs objects the transport reads: PD, AH, MR, MW, CQ',
-     'verbs.h verbs.c ah.h ah.c mr.h mr.c cq.h cq.c'),
+     'verbs.h verbs.c ah.h ah.c mr.h mr.c mw.c cq.h cq.c'),
     ('core', 'the transport core: QPs, requester, completer, responder, '
      'transmit and receive, multicast, congestion control, tracepoints',
      'tx.h tx.c txzc.h txzc.c loopback.c rx.h rx.c net.c transport.h qp.c sq.c rq.c '

@@ -410,6 +410,7 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	ib_set_device_ops(ib_dev, &sroce_dev_ops);
 	ib_set_device_ops(ib_dev, &sroce_verbs_ops);
 	ib_set_device_ops(ib_dev, &sroce_mr_ops);
+	ib_set_device_ops(ib_dev, &sroce_mw_ops);
 	ib_set_device_ops(ib_dev, &sroce_ah_ops);
 	ib_set_device_ops(ib_dev, &sroce_cq_ops);
 	ib_set_device_ops(ib_dev, &sroce_qp_ops);

@@ -138,6 +138,16 @@ int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, enum sroce_atomic_op op,
 		    u64 compare_add, u64 swap, u64 *orig);
 
 int sroce_mr_fast_reg(struct sroce_mr *mr, u32 key, int access);
+
+extern const struct ib_device_ops sroce_mr_ops;
+
+/* mr.c for mw.c: is [iova, iova + len) inside [start, start + size)? */
+bool sroce_range_ok(u64 start, u64 size, u64 iova, u64 len);
+/* The MR of @key with a reference, or NULL; any context */
+struct sroce_mr *sroce_mr_get(struct sroce_dev *sdev, u32 key);
+
+/* mw.c: memory windows, and the keys that name a window or an MR */
+extern const struct ib_device_ops sroce_mw_ops;
 int sroce_mr_invalidate(struct sroce_pd *pd, u32 rkey);
 
 struct sroce_mr *sroce_rkey_lookup(struct sroce_dev *sdev, u32 rkey,
@@ -146,7 +156,5 @@ struct sroce_mr *sroce_rkey_lookup(struct sroce_dev *sdev, u32 rkey,
 int sroce_mw_bind(struct sroce_dev *sdev, u32 mw_rkey, u32 new_rkey,
 		  struct sroce_pd *pd, u32 qpn, struct sroce_mr *mr,
 		  u64 addr, u64 length, int access);
-
-extern const struct ib_device_ops sroce_mr_ops;
 
 #endif /* SROCE_MR_H */
