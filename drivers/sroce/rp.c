@@ -15,6 +15,7 @@
 #include <sroce/pfc.h>
 #include <sroce/qos.h>
 #include <sroce/rp.h>
+#include <sroce/rx.h>
 #include <sroce/stats.h>
 #include <sroce/trace.h>
 #include <sroce/transport.h>

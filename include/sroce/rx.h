@@ -13,6 +13,8 @@
 struct net;
 struct sk_buff;
 struct sroce_dev;
+struct sroce_pkt;
+struct sroce_qp;
 
 /* net.c: per-netns RoCEv2 UDP socket and the RoCEv1 packet handler */
 int sroce_net_init(void);
@@ -24,5 +26,7 @@ void sroce_l2_hooks_del(struct sroce_dev *sdev);
 
 /* rx.c: validation of every received RoCE packet */
 void sroce_rx(struct sroce_dev *sdev, struct sk_buff *skb, int net_type);
+/* The rule connected QPs receive by: did @pkt come from @qp's peer? */
+bool sroce_pkt_from_peer(const struct sroce_qp *qp, const struct sroce_pkt *pkt);
 
 #endif /* SROCE_RX_H */

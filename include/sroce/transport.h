@@ -626,8 +626,6 @@ void sroce_qp_table_fini(struct sroce_dev *sdev);
 
 /* QP @qpn with a reference, or NULL; any context (see qp.c) */
 struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn);
-/* rx.c: the rule connected QPs receive by */
-bool sroce_pkt_from_peer(const struct sroce_qp *qp, const struct sroce_pkt *pkt);
 void sroce_qp_put(struct sroce_qp *qp);
 
 /* Double a user QP's window of WQE copies; process context, no QP lock */
