@@ -46,13 +46,10 @@ limit=300
 # listens, each guest's own command between its snapshots NAME.0 and
 # NAME.1, so that no barrier's polling falls between them
 once() {
-	local name=$1 srv=()
+	local name=$1 srv cli
 	shift
-	while [ "$1" != -- ]; do
-		srv+=("$1")
-		shift
-	done
-	shift
+	split_cmds srv cli "$@"
+	set -- "${cli[@]}"
 	n=$((n + 1))
 	if [ "$SROCE_ROLE" = b ]; then
 		barrier "go$n" || fail "peer gone"

@@ -108,21 +108,12 @@ for drv in rxe sroce; do
 		args=(-d "$dev" -x "$gidx" -s "$size" -n "$iters" -u "$ack_t" -F -p "$port")
 		s0=$(state "$dev")
 		if [ "$SROCE_ROLE" = b ]; then
-			timeout "$secs" "$tool" "${args[@]}" >"/tmp/bpp.$n.srv" 2>&1 &
-			spid=$!
-			wait_for 20 bash -c "ss -ltn | grep -q ':$port '" ||
-				log "$tool: the server shows no listener: $(tail -n 2 "/tmp/bpp.$n.srv" | tr '\n' ' ')"
-			barrier "up$n" || fail "peer gone"
-			# the server ends with its client, or is ended 10 s after
-			# it (rdma_rxe's client fails, and its server waits on)
-			wait_for "$secs" test -e "$SROCE_SHARED/bpp.$n.cli"
-			wait_for 10 bash -c "! kill -0 $spid 2>/dev/null" || kill "$spid" 2>/dev/null
-			wait "$spid"
+			serve_one "bpp.$n" "$secs" "$port" "$tool" "${args[@]}"
 			sub "$s0" "$(state "$dev")" >"$SROCE_SHARED/bpp.$n.b"
 			barrier "done$n" || fail "peer gone"
 			continue
 		fi
-		barrier "up$n" || fail "peer gone"
+		barrier "bpp.$n.up" || fail "peer gone"
 		t0=$SECONDS
 		timeout "$secs" "$tool" "${args[@]}" "$SROCE_PEER_IP4" >"/tmp/bpp.$n.cli" 2>&1
 		rc=$?

@@ -40,15 +40,12 @@ limit=120
 n=0
 rows=${SROCE_BENCH_ROWS:-.}
 measure() {
-	local name=$1 srv=() log=/tmp/$1.log
+	local name=$1 srv cli log=/tmp/$1.log
 	# both guests skip the same rows, so their barriers stay in step
 	[[ $name =~ $rows ]] || return 0
 	shift
-	while [ "$1" != -- ]; do
-		srv+=("$1")
-		shift
-	done
-	shift
+	split_cmds srv cli "$@"
+	set -- "${cli[@]}"
 	n=$((n + 1))
 	if [ "$SROCE_ROLE" = b ]; then
 		timeout "$limit" "${srv[@]}" >/tmp/server.log 2>&1 &

@@ -79,19 +79,12 @@ for q in "${qdiscs[@]}"; do
 		args=(-d "$dev" -x "$gidx" -s "$size" -n "$iters" -u "$ack_t" -F -p "$port")
 		s0=$(state)
 		if [ "$SROCE_ROLE" = b ]; then
-			timeout "$secs" "$tool" "${args[@]}" >"/tmp/qd.$n.srv" 2>&1 &
-			spid=$!
-			wait_for 20 bash -c "ss -ltn | grep -q ':$port '" ||
-				log "$tool: no listener: $(tail -n 2 "/tmp/qd.$n.srv" | tr '\n' ' ')"
-			barrier "qup$n" || fail "peer gone"
-			wait_for "$secs" test -e "$SROCE_SHARED/qd.$n.cli"
-			wait_for 10 bash -c "! kill -0 $spid 2>/dev/null" || kill "$spid" 2>/dev/null
-			wait "$spid"
+			serve_one "qd.$n" "$secs" "$port" "$tool" "${args[@]}"
 			sub "$s0" "$(state)" >"$SROCE_SHARED/qd.$n.b"
 			barrier "qdone$n" || fail "peer gone"
 			continue
 		fi
-		barrier "qup$n" || fail "peer gone"
+		barrier "qd.$n.up" || fail "peer gone"
 		timeout "$secs" "$tool" "${args[@]}" "$SROCE_PEER_IP4" >"/tmp/qd.$n.cli" 2>&1
 		rc=$?
 		: >"$SROCE_SHARED/qd.$n.cli"

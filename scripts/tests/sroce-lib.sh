@@ -419,3 +419,36 @@ bench_link() {
 	wait_for 10 has_gid_type "$dev" "$gid" "RoCE v2" || fail "no RoCE v2 GID for $SROCE_MY_IP4"
 	gidx=$(gid_index "$dev" "$gid" "RoCE v2") || fail "no GID index"
 }
+
+# split_cmds SRV CLI WORDS...: WORDS are SERVER... -- CLIENT...; the two
+# commands go into the arrays named SRV and CLI
+split_cmds() {
+	local -n _srv=$1 _cli=$2
+	shift 2
+	_srv=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		_srv+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	_cli=("$@")
+}
+
+# serve_one TAG SECS PORT CMD...: a pair's server side of one perftest
+# run.  CMD runs for at most SECS with its output in /tmp/TAG.srv; once
+# it listens on PORT the client is let go at barrier TAG.up, and this
+# returns when the client has left $SROCE_SHARED/TAG.cli and the server
+# has ended, or was ended 10 s after that (rdma_rxe's client may fail
+# while its server waits on).
+serve_one() {
+	local tag=$1 secs=$2 port=$3 spid
+	shift 3
+	timeout "$secs" "$@" >"/tmp/$tag.srv" 2>&1 &
+	spid=$!
+	wait_for 20 bash -c "ss -ltn | grep -q ':$port '" ||
+		log "$1: the server shows no listener: $(tail -n 2 "/tmp/$tag.srv" | tr '\n' ' ')"
+	barrier "$tag.up" || fail "peer gone"
+	wait_for "$secs" test -e "$SROCE_SHARED/$tag.cli"
+	wait_for 10 bash -c "! kill -0 $spid 2>/dev/null" || kill "$spid" 2>/dev/null
+	wait "$spid"
+}
