@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# checkpatch --strict over every C file of the driver, its headers and its
-# KUnit suites, using the checkpatch of Debian's linux-source-6.12; the
+# checkpatch --strict over every C file and header git tracks (the driver,
+# its KUnit suites, the tests' programs), using the checkpatch of Debian's
+# linux-source-6.12; the
 # driver's layering; no source or build file citing a document that is not
 # in the repository, and no text narrating the work rather than the product.
 set -euo pipefail

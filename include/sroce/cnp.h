@@ -13,8 +13,7 @@
  *
  * Runs in the receive softirq.  No QP lock is held while the CNP is built
  * or sent (tx.c's CNP queue, served before all data), nothing sleeps.
- * What the sender does with a CNP (the reaction point) is not wired yet:
- * received CNPs are counted.
+ * What the sender does with a CNP is the reaction point's (rp.h).
  */
 #ifndef SROCE_CNP_H
 #define SROCE_CNP_H

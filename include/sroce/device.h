@@ -3,7 +3,7 @@
  * The device layer: struct sroce_dev (one link, an ib_device bound to one
  * netdev), the registry that finds a device from a netdev or a match
  * (registry.c, any context under RCU), its counters, and its key and
- * number tables (keys.h).  Every layer above may use it; it calls none.
+ * number tables (numspace.h).  Every layer above may use it; it calls none.
  */
 #ifndef SROCE_DEVICE_H
 #define SROCE_DEVICE_H
