@@ -121,9 +121,16 @@
 #define SROCE_TX_CTL_MAX	64
 /* FIFO numbers (struct sroce_tx_waiter @queue) of one context */
 #define SROCE_TX_CTX_QUEUES	(SROCE_NUM_PRIO * SROCE_TX_FLOWS)
-/* Polling of stopped netdev queues, doubled while nothing can be sent */
+/*
+ * Polling of stopped netdev queues, doubled while nothing can be sent.  A
+ * ring that drains at line rate wakes within the first few looks; one
+ * that has stayed stopped through the 2.5 ms the doubling takes to reach
+ * its bound is held by something slower (a peer's traffic, a busy host),
+ * so the look that finds it awake comes late by at most about half of
+ * the stall so far, and a long stall costs a look per bound, not dozens.
+ */
 #define SROCE_TX_RETRY_MIN_NS	(20 * NSEC_PER_USEC)
-#define SROCE_TX_RETRY_MAX_NS	(160 * NSEC_PER_USEC)
+#define SROCE_TX_RETRY_MAX_NS	(1280 * NSEC_PER_USEC)
 /*
  * Bytes below a context (struct sroce_tx_acct) are counted in units of
  * this many, at most SROCE_TX_UNITS_MAX to a packet: a unit count and a

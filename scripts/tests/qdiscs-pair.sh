@@ -47,7 +47,7 @@ gidx=
 wait_for 10 has_gid_type "$dev" "$gid" "RoCE v2" && gidx=$(gid_index "$dev" "$gid" "RoCE v2")
 [ -n "$gidx" ] || fail "$dev: no RoCE v2 GID for $SROCE_MY_IP4"
 
-COUNTERS=(tx_packets tx_deferred tx_retry_passes retransmits ack_timeouts tx_drops)
+COUNTERS=(tx_packets tx_deferred tx_retry_passes retransmits ack_timeouts tx_drops tx_requeued)
 # state: this guest's COUNTERS, one line
 state() {
 	local c v out=()
@@ -68,6 +68,11 @@ sub() {
 	echo "${out[*]}"
 }
 
+# qdisc_stats: eth0's root qdisc's counts since it was installed, one line
+qdisc_stats() {
+	tc -s qdisc show dev eth0 | awk '/^ Sent/ { sub(/^ /, ""); print; exit }'
+}
+
 n=0
 port=18800
 for q in "${qdiscs[@]}"; do
@@ -81,6 +86,7 @@ for q in "${qdiscs[@]}"; do
 		if [ "$SROCE_ROLE" = b ]; then
 			serve_one "qd.$n" "$secs" "$port" "$tool" "${args[@]}"
 			sub "$s0" "$(state)" >"$SROCE_SHARED/qd.$n.b"
+			log "b's eth0 after $tool: $(qdisc_stats)"
 			barrier "qdone$n" || fail "peer gone"
 			continue
 		fi
@@ -94,6 +100,7 @@ for q in "${qdiscs[@]}"; do
 		mbs=$(awk -v s="$size" '$1 == s { print $4; exit }' "/tmp/qd.$n.cli")
 		name="$tool ${iters}x$size B behind $q"
 		log "$name: ${mbs:-?} MB/s; a ${COUNTERS[*]}: ${A[*]}; b: ${B[*]}"
+		log "a's eth0 after $tool: $(qdisc_stats)"
 		if [ "$rc" = 0 ]; then
 			t_ok "$name completed (${mbs:-?} MB/s)"
 		else
