@@ -420,9 +420,9 @@ static void sroce_mr_fast_reg_pages(struct kunit *test)
 						IB_ACCESS_LOCAL_WRITE), -EINVAL);
 }
 
-static void sroce_mr_test_pool_fini(void *data)
+static void sroce_mr_test_tables_fini(void *data)
 {
-	sroce_pool_fini(data);
+	sroce_tables_fini(data);
 }
 
 /*
@@ -443,8 +443,8 @@ static void sroce_mr_lookup_checks(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, sdev);
 	KUNIT_ASSERT_NOT_NULL(test, pd);
 	KUNIT_ASSERT_NOT_NULL(test, pd2);
-	KUNIT_ASSERT_EQ(test, sroce_pool_init(sdev), 0);
-	index = kunit_add_action_or_reset(test, sroce_mr_test_pool_fini, sdev);
+	KUNIT_ASSERT_EQ(test, sroce_tables_init(sdev), 0);
+	index = kunit_add_action_or_reset(test, sroce_mr_test_tables_fini, sdev);
 	KUNIT_ASSERT_EQ(test, index, 0);
 	pd->ibpd.device = &sdev->ib_dev;
 	pd2->ibpd.device = &sdev->ib_dev;
@@ -547,8 +547,8 @@ static void sroce_mr_window_bind(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, pd);
 	KUNIT_ASSERT_NOT_NULL(test, pd2);
 	KUNIT_ASSERT_NOT_NULL(test, mw);
-	KUNIT_ASSERT_EQ(test, sroce_pool_init(sdev), 0);
-	ret = kunit_add_action_or_reset(test, sroce_mr_test_pool_fini, sdev);
+	KUNIT_ASSERT_EQ(test, sroce_tables_init(sdev), 0);
+	ret = kunit_add_action_or_reset(test, sroce_mr_test_tables_fini, sdev);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	pd->ibpd.device = &sdev->ib_dev;
 	pd2->ibpd.device = &sdev->ib_dev;

@@ -327,7 +327,7 @@ static void sroce_dealloc_driver(struct ib_device *ib_dev)
 	sroce_tx_fini(sdev);
 	sroce_qos_fini(sdev);
 	sroce_mcast_fini(sdev);
-	sroce_pool_fini(sdev);
+	sroce_tables_fini(sdev);
 	sroce_qp_table_fini(sdev);
 	free_percpu(sdev->stats);
 	netdev_put(sdev->ndev, &sdev->ndev_tracker);
@@ -385,7 +385,7 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	INIT_LIST_HEAD(&sdev->list);
 	INIT_HLIST_NODE(&sdev->ndev_node);
 	INIT_LIST_HEAD(&sdev->all_entry);
-	if (sroce_pool_init(sdev))
+	if (sroce_tables_init(sdev))
 		goto put;
 	sroce_numspace_init(&sdev->qpn_ns);
 	sroce_mcast_init(sdev);
@@ -420,7 +420,7 @@ struct sroce_dev *sroce_dev_create(struct net_device *ndev)
 	return sdev;
 
 pool:
-	sroce_pool_fini(sdev);
+	sroce_tables_fini(sdev);
 put:
 	netdev_put(ndev, &sdev->ndev_tracker);
 	free_percpu(sdev->stats);

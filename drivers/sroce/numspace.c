@@ -37,7 +37,7 @@ static const struct rhashtable_params sroce_key_table_params = {
 };
 
 /* The AH number table is in ah.c's hands; it is set up here with the rest. */
-int sroce_pool_init(struct sroce_dev *sdev)
+int sroce_tables_init(struct sroce_dev *sdev)
 {
 	int err = rhashtable_init(&sdev->keys, &sroce_key_table_params);
 
@@ -55,7 +55,7 @@ int sroce_pool_init(struct sroce_dev *sdev)
  * By the time ib_core deallocates the driver every object has been
  * destroyed, so the tables are empty; only their memory remains to free.
  */
-void sroce_pool_fini(struct sroce_dev *sdev)
+void sroce_tables_fini(struct sroce_dev *sdev)
 {
 	WARN_ON_ONCE(atomic_read(&sdev->keys.nelems));
 	rhashtable_destroy(&sdev->keys);

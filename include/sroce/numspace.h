@@ -76,8 +76,9 @@ static inline u8 sroce_key_byte(u32 key)
 	return key & SROCE_KEY_BYTE_MASK;
 }
 
-int sroce_pool_init(struct sroce_dev *sdev);
-void sroce_pool_fini(struct sroce_dev *sdev);
+/* The device's key and AH number tables, empty; and their end */
+int sroce_tables_init(struct sroce_dev *sdev);
+void sroce_tables_fini(struct sroce_dev *sdev);
 
 /* key table entries are tagged with what they are */
 enum sroce_key_kind {
