@@ -35,15 +35,15 @@ LAYERS = [
      'verbs.h verbs.c ah.h ah.c mr.h mr.c mw.c cq.h cq.c'),
     ('core', 'the transport core: QPs, requester, completer, responder, '
      'transmit and receive, multicast, congestion control, tracepoints',
-     'tx.h tx.c txzc.h txzc.c loopback.c rx.h rx.c net.c transport.h qp.c sq.c rq.c '
-     'req.c comp.c resp.c srq.h srq.c mcast.h mcast.c cnp.h cnp.c rp.h rp.c '
+     'tx.h tx.c txbuild.c txzc.h txzc.c loopback.c rx.h rx.c net.c transport.h qp.c sq.c rq.c '
+     'req.c comp.c resp.c respgen.c srq.h srq.c mcast.h mcast.c cnp.h cnp.c rp.h rp.c '
      'trace.h trace.c'),
     ('control', 'links, the ib_device, configuration and sysfs, DCB',
      'link.h link.c device.c unplug.c main.c config.h qos_cfg.c qos_sysfs.c '
      'dcb.h dcb.c'),
 ]
 # The files whose calls may form a cycle: the transport core proper.
-CYCLE = set('cnp.c comp.c loopback.c mcast.c qp.c sq.c rq.c req.c resp.c rp.c '
+CYCLE = set('cnp.c comp.c loopback.c mcast.c qp.c sq.c rq.c req.c resp.c respgen.c rp.c '
             'rx.c srq.c tx.c'.split())
 
 layer_of = {}

@@ -94,6 +94,7 @@ struct sroce_dev {
 	atomic_t num_srq;
 
 	struct sroce_txdev *tx;
+	atomic_t tx_ip_id;		/* IPv4 ID of the next packet (txbuild.c) */
 	struct sroce_lo *lo;
 	/* QoS configuration, see include/sroce/qos.h */
 	struct sroce_qos_cfg __rcu *qos;

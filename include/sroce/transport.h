@@ -792,7 +792,34 @@ void sroce_comp_arm(struct sroce_qp *qp, u32 end, u64 mark, u16 mark_queue);
  */
 bool sroce_comp_run(struct sroce_qp *qp);
 
-/* --- resp.c -------------------------------------------------------------- */
+/* --- resp.c and respgen.c: the responder -------------------------------- */
+
+/* States in which the receive side works (IBTA 10.3.1) */
+static inline bool sroce_resp_state_ok(const struct sroce_qp *qp)
+{
+	switch (READ_ONCE(qp->state)) {
+	case IB_QPS_RTR:
+	case IB_QPS_RTS:
+	case IB_QPS_SQD:
+	case IB_QPS_SQE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The path MTU held to the IB MTUs, so no division by it can fault */
+static inline u32 sroce_resp_mtu(const struct sroce_qp *qp)
+{
+	return clamp(READ_ONCE(qp->mtu), 256U, 4096U);
+}
+
+/* The syndrome of an ACK: no end-to-end credits ("invalid", as rxe sends) */
+static inline u8 sroce_resp_syn_ack(void)
+{
+	return sroce_aeth_syn_ack(SROCE_AETH_CREDIT_INVALID);
+}
+
 /*
  * At create, type, sdev and the RQ or SRQ set (the receive WQE it holds is
  * sized by their SGEs); 0 or -ENOMEM; cleanup is safe after both
@@ -820,5 +847,31 @@ bool sroce_resp_release_wqe(struct sroce_qp *qp, u64 *wr_id);
 /* A request packet for @qp (softirq) */
 void sroce_resp_rcv(struct sroce_qp *qp, const void *nh,
 		    const struct sroce_pkt *pkt);
+
+/*
+ * respgen.c, for resp.c; all under resp.lock.  An ACK, RNR NAK or NAK
+ * (@syn) now, or, from sroce_resp_ack(), behind the responses queued.
+ */
+void sroce_resp_send_ack(struct sroce_qp *qp, u8 syn, u32 psn, u32 msn);
+void sroce_resp_ack(struct sroce_qp *qp, u8 syn, u32 psn);
+/* The slot for a new READ or ATOMIC, the oldest of the ring */
+struct sroce_rd_res *sroce_resp_res_new(struct sroce_qp *qp);
+/* The resource covering @psn (a duplicate READ or ATOMIC), or NULL */
+struct sroce_rd_res *sroce_resp_res_find(struct sroce_qp *qp, u32 psn);
+/*
+ * Queue @res's responses behind those queued; @counted: a new request,
+ * which holds one of max_dest_rd_atomic until they are out
+ */
+void sroce_resp_res_queue(struct sroce_qp *qp, struct sroce_rd_res *res,
+			  bool counted);
+/* Another READ or ATOMIC may be accepted (max_dest_rd_atomic) */
+bool sroce_resp_rd_room(const struct sroce_qp *qp);
+/* Drop every queued response; a requester that misses them retries */
+void sroce_resp_tx_abandon(struct sroce_qp *qp);
+int sroce_resp_tx_kick(struct sroce_qp *qp);
+/* Let resp.tx_work continue the responses; any context */
+void sroce_resp_queue_work(struct sroce_qp *qp);
+/* At create, before anything can queue a response */
+void sroce_resp_tx_init(struct sroce_qp *qp);
 
 #endif /* SROCE_TRANSPORT_H */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The transmit layer (tx.c, txzc.c, loopback.c): packet buffers, the
- * per-priority transmit queues and their scheduling, PFC pause, the
- * netdev handoff with its backpressure, and delivery between links of
- * one host.  It owns struct sroce_txdev and the tx contexts; callers
+ * The transmit layer (txbuild.c, tx.c, txzc.c, loopback.c): packet
+ * buffers, the per-priority transmit queues and their scheduling, PFC
+ * pause, the netdev handoff with its backpressure, and delivery between
+ * links of one host.  It owns struct sroce_txdev and the tx contexts; callers
  * hold a struct sroce_tx_waiter per sender.
  */
 #ifndef SROCE_TX_H
@@ -61,6 +61,13 @@ struct sk_buff *sroce_tx_alloc_class(struct sroce_dev *sdev,
 				     const struct sroce_av *av, u16 sport,
 				     const struct sroce_qos_class *qc,
 				     unsigned int tp_len, void **bth);
+/*
+ * txbuild.c, for tx.c: the ICRC, IPv6 UDP checksum and PCP (@prio) of a
+ * packet of sroce_tx_alloc() whose transport part is written; 0 or
+ * -EINVAL.  And whether it is a RoCEv2 packet marked ECN-capable.
+ */
+int sroce_tx_finish(struct sk_buff *skb, u8 prio);
+bool sroce_tx_ect(const struct sk_buff *skb);
 /*
  * Finish @skb (ICRC, checksums, PCP) and queue it on its priority, which
  * sroce_tx_alloc() chose, in FIFO @flow there.  Returns 0 when
