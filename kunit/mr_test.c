@@ -332,6 +332,19 @@ static void sroce_mr_atomic_alignment(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, orig, 42);
 	KUNIT_EXPECT_EQ(test, word[1], 7);
 
+	/* ATOMIC WRITE: the word replaced whole, its neighbours untouched */
+	word[3] = 5;
+	word[5] = 6;
+	KUNIT_EXPECT_EQ(test, sroce_mr_atomic(mr, iova + 32, SROCE_ATOMIC_WRITE,
+					      0x0102030405060708ULL, 0, &orig),
+			0);
+	KUNIT_EXPECT_EQ(test, word[4], 0x0102030405060708ULL);
+	KUNIT_EXPECT_EQ(test, word[3], 5);
+	KUNIT_EXPECT_EQ(test, word[5], 6);
+	KUNIT_EXPECT_EQ(test, sroce_mr_atomic(mr, iova + 36, SROCE_ATOMIC_WRITE,
+					      1, 0, &orig), -EINVAL);
+	KUNIT_EXPECT_EQ(test, word[4], 0x0102030405060708ULL);
+
 	/* fetch-add wraps like the hardware's */
 	word[2] = U64_MAX;
 	KUNIT_EXPECT_EQ(test, sroce_mr_atomic(mr, iova + 16, SROCE_ATOMIC_FETCH_ADD,
@@ -652,9 +665,31 @@ static void sroce_mr_window_bind(struct kunit *test)
 		sroce_mr_put(got);
 	KUNIT_EXPECT_EQ(test, sroce_mr_invalidate(pd, wkey2), -EINVAL);
 
-	/* dealloc_mw's unbinding, done by hand on this bare window */
+	/* a zero-length type 1 bind unbinds, and the key still moves on */
+	KUNIT_EXPECT_EQ(test, sroce_mw_bind(sdev, wkey2, wkey, pd, 7, NULL,
+					    0x10000, 8, IB_ACCESS_REMOTE_READ),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, sroce_mw_bind(sdev, wkey2, wkey, pd, 7, NULL,
+					    0, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, mr->num_mw, 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 1);
+	KUNIT_EXPECT_EQ(test, mw->ibmw.rkey, wkey);
+	KUNIT_EXPECT_NULL(test, sroce_rkey_lookup(sdev, wkey, pd, 7,
+						  IB_ACCESS_REMOTE_READ,
+						  0x10008, 8));
+	KUNIT_ASSERT_EQ(test, sroce_mw_bind(sdev, wkey, wkey2, pd, 7, mr,
+					    0x10008, 8, IB_ACCESS_REMOTE_READ), 0);
+
+	/* a type 2 window is never bound to nothing */
 	mw->ibmw.type = IB_MW_TYPE_2;
 	KUNIT_EXPECT_EQ(test, sroce_mr_invalidate(pd, wkey2), 0);
+	KUNIT_EXPECT_EQ(test, sroce_mw_bind(sdev, wkey2, wkey, pd, 7, NULL,
+					    0, 0, 0), -EINVAL);
+
+	/* dealloc_mw's unbinding, done by hand on this bare window */
+	KUNIT_ASSERT_EQ(test, sroce_mw_bind(sdev, wkey2, wkey, pd, 7, mr,
+					    0x10008, 8, IB_ACCESS_REMOTE_READ), 0);
+	KUNIT_EXPECT_EQ(test, sroce_mr_invalidate(pd, wkey), 0);
 	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 1);
 	sroce_key_free(sdev, sroce_key_index(key));
 	sroce_key_free(sdev, index);

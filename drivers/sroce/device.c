@@ -118,7 +118,10 @@ static int sroce_query_device(struct ib_device *ib_dev,
 				 IB_DEVICE_SYS_IMAGE_GUID |
 				 IB_DEVICE_RC_RNR_NAK_GEN |
 				 IB_DEVICE_SRQ_RESIZE |
-				 IB_DEVICE_MEM_MGT_EXTENSIONS;
+				 IB_DEVICE_MEM_MGT_EXTENSIONS |
+				 IB_DEVICE_MEM_WINDOW |
+				 IB_DEVICE_MEM_WINDOW_TYPE_2B |
+				 IB_DEVICE_ATOMIC_WRITE;
 	return 0;
 }
 

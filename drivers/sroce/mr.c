@@ -276,11 +276,13 @@ struct page *sroce_mr_page(struct sroce_mr *mr, u64 iova, u32 *offset)
 }
 
 /**
- * sroce_mr_atomic() - 8-byte compare-and-swap or fetch-and-add in an MR
- * @mr: a referenced MR, IB_ACCESS_REMOTE_ATOMIC already checked
+ * sroce_mr_atomic() - 8-byte compare-and-swap, fetch-and-add or store in an MR
+ * @mr: a referenced MR, IB_ACCESS_REMOTE_ATOMIC (IB_ACCESS_REMOTE_WRITE
+ *	for SROCE_ATOMIC_WRITE) already checked
  * @iova: the aligned 8-byte target
- * @op: SROCE_ATOMIC_CMP_SWAP or SROCE_ATOMIC_FETCH_ADD
- * @compare_add: value compared (CMP_SWAP) or added (FETCH_ADD)
+ * @op: SROCE_ATOMIC_CMP_SWAP, SROCE_ATOMIC_FETCH_ADD or SROCE_ATOMIC_WRITE
+ * @compare_add: value compared (CMP_SWAP), added (FETCH_ADD) or stored
+ *	(WRITE)
  * @swap: value stored if the compare matched (CMP_SWAP)
  * @orig: set to the value found before the operation
  *
@@ -322,6 +324,9 @@ int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, enum sroce_atomic_op op,
 
 	if (op == SROCE_ATOMIC_CMP_SWAP) {
 		old = cmpxchg64(p, compare_add, swap);
+	} else if (op == SROCE_ATOMIC_WRITE) {
+		/* ordered after every earlier write to the MR (IBTA A19.4.2) */
+		old = xchg(p, compare_add);
 	} else {
 		u64 sum;
 

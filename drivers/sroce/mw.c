@@ -85,13 +85,16 @@ static int sroce_dealloc_mw(struct ib_mw *ibmw)
  * @new_rkey: its rkey once bound (same index, new key byte)
  * @pd: PD of the QP executing the bind
  * @qpn: that QP's number (a type 2 window serves only this QP)
- * @mr: the MR to bind to, found by its lkey in @pd and referenced
+ * @mr: the MR to bind to, found by its lkey in @pd and referenced; NULL
+ *	for a zero-length bind of a type 1 window, which unbinds it
  * @addr: first byte of the window, in @mr's iova space
  * @length: bytes in the window
  * @access: IB_ACCESS_REMOTE_* the window grants
  *
  * Type 1 windows may be bound again (the old binding goes); type 2 windows
  * must be invalidated first.  The window takes its own reference on @mr.
+ * A type 1 window unbound by a zero-length bind takes @new_rkey all the
+ * same: librxe has moved its key on.
  * Return: 0, or -EINVAL for any violation of the above, a window or MR of
  * another PD, an MR without IB_ACCESS_MW_BIND, remote write or atomic
  * through an MR without local write, or a window outside the MR.
@@ -121,6 +124,14 @@ int sroce_mw_bind(struct sroce_dev *sdev, u32 mw_rkey, u32 new_rkey,
 	    (ibmw->type == IB_MW_TYPE_2 && mw->state != SROCE_MR_FREE))
 		goto out_unlock;
 
+	if (!mr) {
+		if (ibmw->type != IB_MW_TYPE_1 || length)
+			goto out_unlock;
+		old = sroce_mw_unbind_locked(mw);
+		ibmw->rkey = new_rkey;
+		err = 0;
+		goto out_unlock;
+	}
 	spin_lock(&mr->lock);
 	ok = mr->state == SROCE_MR_VALID && mr->pd == pd &&
 	     (mr->access & IB_ACCESS_MW_BIND) &&

@@ -1039,6 +1039,21 @@ static void sroce_qp_discard(struct sroce_qp *qp)
 }
 
 /*
+ * A user QP leaves the states that refuse a send doorbell (RESET, INIT,
+ * RTR) for one that takes it (RTS, ERR).  What its ring holds was written
+ * by librxe before a doorbell that sroce_post_send() refused, and a post
+ * that failed has no effect: it neither runs nor completes, flushed or
+ * not.  Nothing was fetched before RTS.  All locks held.
+ */
+static void sroce_sq_drop_refused(struct sroce_qp *qp)
+{
+	sroce_queue_consume_all(&qp->sq);
+	qp->sq_cons = qp->sq.cons;
+	qp->req.wqe_index = qp->sq_cons;
+	qp->req.fetch_index = qp->sq_cons;
+}
+
+/*
  * The move to RESET: empty the queues and start the transport over, all
  * under the locks, so that packets, timers and work of before find a QP
  * in RESET and a transport in its initial state.
@@ -1096,6 +1111,8 @@ static int sroce_qp_apply(struct sroce_qp *qp, const struct ib_qp_attr *attr,
 		qp->sq_drained_sent = sroce_sq_drained(qp);
 		m->drained = qp->sq_drained_sent;
 	}
+	if (qp->user && cur < IB_QPS_RTS && new >= IB_QPS_RTS)
+		sroce_sq_drop_refused(qp);
 	sroce_qp_set_state(qp, new);
 	if (new == IB_QPS_RESET)
 		sroce_qp_reset(qp);

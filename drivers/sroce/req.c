@@ -248,11 +248,13 @@ static bool req_opcode_allowed(const struct sroce_qp *qp, u32 opcode)
 		return true;
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_BIND_MW:
 		return !sroce_qp_is_ud(qp);
 	case IB_WR_SEND_WITH_INV:
 	case IB_WR_RDMA_READ:
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
+	case IB_WR_ATOMIC_WRITE:
 		return sroce_qp_is_rc(qp);
 	default:
 		return false;
@@ -363,10 +365,35 @@ static int req_reg_mr(struct sroce_qp *qp, const struct sroce_swqe *wqe)
 }
 
 /*
- * IB_WR_REG_MR and IB_WR_LOCAL_INV take effect when the requester reaches
- * them, after every earlier WQE has been sent (IB_SEND_FENCE also waits for
- * earlier READs).  A failed one is a memory management error (REG_MR) or a
- * local protection error (an rkey that is not ours to invalidate).
+ * A window bound by this QP: to the MR its lkey names in the QP's PD, or,
+ * for a zero-length bind of a type 1 window, to nothing.  Every way it can
+ * fail is a memory window bind error (IBTA 10.6.7).
+ */
+static int req_bind_mw(struct sroce_qp *qp, const struct sroce_swqe *wqe)
+{
+	struct sroce_mr *mr = NULL;
+	int err;
+
+	if (wqe->wr.bind.length) {
+		mr = sroce_mr_lookup(qp->sdev, wqe->wr.bind.mr_lkey, qp->pd, 0,
+				     false);
+		if (!mr)
+			return IB_WC_MW_BIND_ERR;
+	}
+	err = sroce_mw_bind(qp->sdev, wqe->wr.bind.mw_rkey, wqe->wr.bind.rkey,
+			    qp->pd, qp->ibqp.qp_num, mr, wqe->wr.bind.addr,
+			    wqe->wr.bind.length, wqe->wr.bind.access);
+	if (mr)
+		sroce_mr_put(mr);
+	return err ? IB_WC_MW_BIND_ERR : IB_WC_SUCCESS;
+}
+
+/*
+ * IB_WR_REG_MR, IB_WR_BIND_MW and IB_WR_LOCAL_INV take effect when the
+ * requester reaches them, after every earlier WQE has been sent
+ * (IB_SEND_FENCE also waits for earlier READs).  A failed one is a memory
+ * management error (REG_MR), a bind error, or a local protection error (an
+ * rkey that is not ours to invalidate).
  */
 static enum req_step req_do_local(struct sroce_qp *qp, struct sroce_swqe *wqe,
 				  struct req_run *run)
@@ -378,6 +405,8 @@ static enum req_step req_do_local(struct sroce_qp *qp, struct sroce_swqe *wqe,
 
 	if (wqe->opcode == IB_WR_REG_MR)
 		status = req_reg_mr(qp, wqe);
+	else if (wqe->opcode == IB_WR_BIND_MW)
+		status = req_bind_mw(qp, wqe);
 	else if (sroce_mr_invalidate(qp->pd, wqe->ex))
 		status = IB_WC_LOC_PROT_ERR;
 
@@ -482,6 +511,13 @@ int sroce_wqe_copy(struct sroce_qp *qp, const struct sroce_swqe *wqe,
 		.dir = to_wqe ? SROCE_COPY_TO_MR : SROCE_COPY_FROM_MR,
 	};
 
+	if (wqe->opcode == IB_WR_ATOMIC_WRITE) {
+		/* the value travels whole, in the one packet */
+		if (to_wqe || offset || len != sizeof(wqe->wr.rdma.value) ||
+		    sroce_bytes_move(b, (u8 *)wqe->wr.rdma.value, len, false))
+			return IB_WC_LOC_LEN_ERR;
+		return IB_WC_SUCCESS;
+	}
 	if (wqe->send_flags & IB_SEND_INLINE) {
 		/* only ever read: inline data goes out, never comes back */
 		if (to_wqe || offset > wqe->length || len > wqe->length - offset)
@@ -552,6 +588,8 @@ static u8 req_next_opcode(const struct sroce_qp *qp,
 		return SROCE_OP_RC_CMP_SWAP;
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
 		return SROCE_OP_RC_FETCH_ADD;
+	case IB_WR_ATOMIC_WRITE:
+		return SROCE_OP_RC_ATOMIC_WRITE;
 	case IB_WR_SEND_WITH_IMM:
 		f = &req_send_imm;
 		break;

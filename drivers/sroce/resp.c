@@ -489,6 +489,47 @@ static enum resp_verdict resp_atomic(struct resp_ctx *c)
 	return RESP_DONE;
 }
 
+/*
+ * ATOMIC WRITE (IBTA 1.5, A19.4): the 8 bytes of the payload stored as
+ * one, at an aligned address, with remote write rights.  Acknowledged as
+ * a WRITE is; a duplicate is acknowledged again and not executed again
+ * (resp_rc_duplicate()), so it needs no responder resource.
+ */
+static enum resp_verdict resp_atomic_write(struct resp_ctx *c)
+{
+	struct sroce_qp *qp = c->qp;
+	const void *reth = sroce_pkt_hdr(c->nh, c->pkt, SROCE_HDR_RETH);
+	u64 va = sroce_reth_va(reth), value, orig;
+	struct sroce_bytes b;
+	struct sroce_mr *mr;
+	int err;
+
+	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_WRITE))
+		return resp_err(c, SROCE_NAK_REM_ACCESS, IB_WC_REM_ACCESS_ERR);
+	if (sroce_reth_len(reth) != sizeof(value) ||
+	    c->pkt->payload_len != sizeof(value) || (va & (sizeof(value) - 1)))
+		return resp_err(c, SROCE_NAK_INVALID_REQ,
+				IB_WC_REM_INV_REQ_ERR);
+	b = sroce_pkt_payload_bytes(c->nh, c->pkt);
+	if (sroce_bytes_move(&b, &value, sizeof(value), true))
+		return resp_err(c, SROCE_NAK_INVALID_REQ,
+				IB_WC_REM_INV_REQ_ERR);
+	mr = sroce_rkey_lookup(qp->sdev, sroce_reth_rkey(reth), qp->pd,
+			       qp->ibqp.qp_num, IB_ACCESS_REMOTE_WRITE, va,
+			       sizeof(value));
+	if (!mr)
+		return resp_err(c, SROCE_NAK_REM_ACCESS, IB_WC_REM_ACCESS_ERR);
+	/* the bytes as they came: an ATOMIC WRITE has no byte order */
+	err = sroce_mr_atomic(mr, va, SROCE_ATOMIC_WRITE, value, 0, &orig);
+	sroce_mr_put(mr);
+	if (err == -EINVAL)
+		return resp_err(c, SROCE_NAK_INVALID_REQ,
+				IB_WC_REM_INV_REQ_ERR);
+	if (err)
+		return resp_err(c, SROCE_NAK_REM_ACCESS, IB_WC_REM_ACCESS_ERR);
+	return RESP_DONE;
+}
+
 static enum resp_verdict resp_execute(struct resp_ctx *c)
 {
 	if (c->flags & SROCE_OPF_SEND)
@@ -499,7 +540,9 @@ static enum resp_verdict resp_execute(struct resp_ctx *c)
 		return resp_read(c);
 	if (c->flags & SROCE_OPF_ATOMIC)
 		return resp_atomic(c);
-	/* FLUSH and ATOMIC WRITE: the device does not offer them */
+	if (c->flags & SROCE_OPF_ATOMIC_WRITE)
+		return resp_atomic_write(c);
+	/* FLUSH: the device does not offer it */
 	return resp_err(c, SROCE_NAK_INVALID_REQ, IB_WC_REM_INV_REQ_ERR);
 }
 
@@ -687,7 +730,8 @@ static void resp_rc_duplicate(struct resp_ctx *c)
 	struct sroce_qp *qp = c->qp;
 
 	sroce_stats_inc(qp->sdev, SROCE_CNT_RX_DUP_REQ);
-	if (c->flags & (SROCE_OPF_SEND | SROCE_OPF_WRITE)) {
+	if (c->flags & (SROCE_OPF_SEND | SROCE_OPF_WRITE |
+			SROCE_OPF_ATOMIC_WRITE)) {
 		/*
 		 * Done already: acknowledge everything so far.  Only where
 		 * the requester asks, so a resent message draws one ACK,

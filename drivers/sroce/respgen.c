@@ -179,7 +179,7 @@ static void resp_res_dequeue(struct sroce_qp *qp, struct sroce_rd_res *res)
  * until its responses are out.
  */
 void sroce_resp_res_queue(struct sroce_qp *qp, struct sroce_rd_res *res,
-			   bool counted)
+			  bool counted)
 {
 	if (!res->queued) {
 		list_add_tail(&res->tx_entry, &qp->resp.tx_list);

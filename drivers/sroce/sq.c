@@ -39,11 +39,13 @@ static bool sroce_wr_ok_for_qp(const struct sroce_qp *qp, u32 opcode)
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 	case IB_WR_LOCAL_INV:
 	case IB_WR_REG_MR:
+	case IB_WR_BIND_MW:
 		return qp->type == IB_QPT_RC || qp->type == IB_QPT_UC;
 	case IB_WR_SEND_WITH_INV:
 	case IB_WR_RDMA_READ:
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
+	case IB_WR_ATOMIC_WRITE:
 		return qp->type == IB_QPT_RC;
 	default:
 		return false;
@@ -68,7 +70,8 @@ static bool sroce_wr_may_inline(u32 opcode)
 /* Local operations: no message, no SGEs */
 static bool sroce_wr_is_local(u32 opcode)
 {
-	return opcode == IB_WR_LOCAL_INV || opcode == IB_WR_REG_MR;
+	return opcode == IB_WR_LOCAL_INV || opcode == IB_WR_REG_MR ||
+	       opcode == IB_WR_BIND_MW;
 }
 
 static u32 sroce_wr_max_len(const struct sroce_qp *qp)
@@ -246,7 +249,12 @@ static int sroce_swqe_from_wr(struct sroce_qp *qp, struct sroce_swqe *wqe,
 {
 	int err;
 
+	/*
+	 * A kernel WR has no fields to name a window with, nor to carry the
+	 * value of an ATOMIC WRITE: both come from user space only.
+	 */
 	if (!sroce_wr_ok_for_qp(qp, wr->opcode) ||
+	    wr->opcode == IB_WR_BIND_MW || wr->opcode == IB_WR_ATOMIC_WRITE ||
 	    (wr->send_flags & ~SROCE_SEND_FLAGS) || wr->num_sge < 0 ||
 	    wr->num_sge > qp->max_send_sge)
 		return -EINVAL;
@@ -299,6 +307,11 @@ static int sroce_swqe_user_wr(struct sroce_qp *qp, struct sroce_swqe *wqe,
 	}
 
 	switch (wqe->opcode) {
+	case IB_WR_ATOMIC_WRITE:
+		/* one aligned 8-byte word, as for the other atomics */
+		if (uwr->wr.rdma.remote_addr & 7)
+			return IB_WC_LOC_QP_OP_ERR;
+		fallthrough;
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 	case IB_WR_RDMA_READ:
@@ -315,6 +328,14 @@ static int sroce_swqe_user_wr(struct sroce_qp *qp, struct sroce_swqe *wqe,
 		wqe->wr.atomic.compare_add = uwr->wr.atomic.compare_add;
 		wqe->wr.atomic.swap = uwr->wr.atomic.swap;
 		wqe->wr.atomic.rkey = uwr->wr.atomic.rkey;
+		break;
+	case IB_WR_BIND_MW:
+		wqe->wr.bind.addr = uwr->wr.mw.addr;
+		wqe->wr.bind.length = uwr->wr.mw.length;
+		wqe->wr.bind.mr_lkey = uwr->wr.mw.mr_lkey;
+		wqe->wr.bind.mw_rkey = uwr->wr.mw.mw_rkey;
+		wqe->wr.bind.rkey = uwr->wr.mw.rkey;
+		wqe->wr.bind.access = uwr->wr.mw.access;
 		break;
 	default:
 		break;
@@ -338,6 +359,15 @@ static int sroce_swqe_user_data(struct sroce_qp *qp, struct sroce_swqe *wqe,
 		return IB_WC_LOC_QP_OP_ERR;
 	if (sroce_wr_is_local(wqe->opcode))
 		return 0;
+	if (wqe->opcode == IB_WR_ATOMIC_WRITE) {
+		/* librxe's 8 bytes sit where inline data would */
+		if (hdr->dma.length != sizeof(wqe->wr.rdma.value))
+			return IB_WC_LOC_LEN_ERR;
+		memcpy(wqe->wr.rdma.value, slot->dma.inline_data,
+		       sizeof(wqe->wr.rdma.value));
+		wqe->length = sizeof(wqe->wr.rdma.value);
+		return 0;
+	}
 	if (wqe->send_flags & IB_SEND_INLINE) {
 		len = hdr->dma.length;
 		if (len > qp->max_inline || len > sroce_wr_max_len(qp))
@@ -370,7 +400,7 @@ static int sroce_swqe_from_user(struct sroce_qp *qp, struct sroce_swqe *wqe,
 	/* it completes (with its wr_id) whatever is wrong with it */
 	wqe->fetched = true;
 
-	/* kernel-only operations: REG_MR names a kernel MR; no MW binds */
+	/* REG_MR names a kernel MR: kernel QPs only */
 	if (!sroce_wr_ok_for_qp(qp, wqe->opcode) ||
 	    wqe->opcode == IB_WR_REG_MR ||
 	    (wqe->send_flags & ~SROCE_SEND_FLAGS))
@@ -485,6 +515,8 @@ static enum ib_wc_opcode sroce_wc_opcode(u32 wr_opcode)
 		return IB_WC_COMP_SWAP;
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
 		return IB_WC_FETCH_ADD;
+	case IB_WR_ATOMIC_WRITE:
+		return IB_WC_ATOMIC_WRITE;
 	case IB_WR_LOCAL_INV:
 		return IB_WC_LOCAL_INV;
 	case IB_WR_REG_MR:
@@ -584,6 +616,7 @@ int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr)
 {
 	struct sroce_qp *qp = to_sqp(ibqp);
+	enum ib_qp_state state;
 
 	if (!qp->user)
 		return sroce_post_send_kernel(qp, wr, bad_wr);
@@ -597,7 +630,11 @@ int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		*bad_wr = wr;
 		return -EINVAL;
 	}
-	if (READ_ONCE(qp->state) == IB_QPS_ERR) {
+	state = READ_ONCE(qp->state);
+	/* as for kernel WRs: before RTS a doorbell is refused (IBTA 10.3.1) */
+	if (state < IB_QPS_RTS)
+		return -EINVAL;
+	if (state == IB_QPS_ERR) {
 		/* user receives have no syscall: flush those too */
 		sroce_flush_sq(qp);
 		sroce_flush_rq(qp);

@@ -119,6 +119,7 @@ enum sroce_copy_dir {
 enum sroce_atomic_op {
 	SROCE_ATOMIC_CMP_SWAP,
 	SROCE_ATOMIC_FETCH_ADD,
+	SROCE_ATOMIC_WRITE,	/* IBTA 1.5 ATOMIC WRITE: one 8-byte store */
 };
 
 /* Access flags a registration may ask for; the rest are refused. */

@@ -111,10 +111,13 @@ enum sroce_wqe_state {
  * @send_flags: IB_SEND_*
  * @ex: immediate data (big endian, as posted) or the rkey to invalidate
  * @length: total bytes of the message (sum of SGEs, or inline length)
- * @rdma: RDMA WRITE/READ target
+ * @rdma: RDMA WRITE/READ and ATOMIC WRITE target; @rdma.value holds the
+ *	8 bytes an ATOMIC WRITE stores, as posted
  * @atomic: ATOMIC target and operands
  * @ud: UD destination; @ud.ah is referenced (sroce_ah_get) while posted
  * @reg: IB_WR_REG_MR: the MR (kernel QPs only), new key and access
+ * @bind: IB_WR_BIND_MW (user QPs only): the window's current and new
+ *	rkey, the MR by its lkey, and the range and access to grant
  * @num_sge: SGEs in @sge (0 for inline)
  * @state: enum sroce_wqe_state
  * @status: IB_WC_* the WQE completes with (both fit a byte, which keeps a
@@ -143,6 +146,7 @@ struct sroce_swqe {
 		struct {
 			u64 remote_addr;
 			u32 rkey;
+			u8 value[8];
 		} rdma;
 		struct {
 			u64 remote_addr;
@@ -160,6 +164,14 @@ struct sroce_swqe {
 			u32 key;
 			u32 access;
 		} reg;
+		struct {
+			u64 addr;
+			u64 length;
+			u32 mr_lkey;
+			u32 mw_rkey;
+			u32 rkey;
+			u32 access;
+		} bind;
 	} wr;
 	u32 num_sge;
 
@@ -747,7 +759,8 @@ int sroce_wqe_copy(struct sroce_qp *qp, const struct sroce_swqe *wqe,
 /* Local operations: executed by the requester, no packet, no PSN */
 static inline bool sroce_wqe_is_local(const struct sroce_swqe *wqe)
 {
-	return wqe->opcode == IB_WR_REG_MR || wqe->opcode == IB_WR_LOCAL_INV;
+	return wqe->opcode == IB_WR_REG_MR || wqe->opcode == IB_WR_LOCAL_INV ||
+	       wqe->opcode == IB_WR_BIND_MW;
 }
 
 /* Operations that take one of the initiator's max_rd_atomic slots */

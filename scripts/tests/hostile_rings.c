@@ -608,7 +608,7 @@ enum sq_garbage {
 	G_OPCODE, G_OPCODE_REG_MR, G_OPCODE_UD_READ, G_FLAGS, G_NUM_SGE,
 	G_NUM_SGE_HUGE, G_LEN_HUGE, G_LEN_WRAP, G_LKEY, G_LKEY_FOREIGN_PD,
 	G_ADDR_OUTSIDE, G_INLINE_HUGE, G_INLINE_OVER, G_INLINE_READ,
-	G_ATOMIC_SHORT, G_NR
+	G_ATOMIC_SHORT, G_BIND_UNKNOWN, G_BIND_MR_KEY, G_NR
 };
 
 static const struct {
@@ -638,6 +638,10 @@ static const struct {
 			    IBV_WC_LOC_QP_OP_ERR },
 	[G_ATOMIC_SHORT] = { "SQ: atomic into a 4-byte SGE",
 			     IBV_WC_LOC_LEN_ERR },
+	[G_BIND_UNKNOWN] = { "SQ: BIND_MW of window key 0xdeadbeef",
+			     IBV_WC_MW_BIND_ERR },
+	[G_BIND_MR_KEY] = { "SQ: BIND_MW naming an MR as its window",
+			    IBV_WC_MW_BIND_ERR },
 };
 
 static void sq_garbage_one(enum sq_garbage g)
@@ -718,6 +722,18 @@ static void sq_garbage_one(enum sq_garbage g)
 		w->wr.wr.atomic.rkey = sb.mr->rkey;
 		w->dma.sge[0].length = 4;
 		w->dma.length = 4;
+		break;
+	case G_BIND_UNKNOWN:
+	case G_BIND_MR_KEY:
+		w->wr.opcode = IBV_WR_BIND_MW;
+		w->wr.wr.mw.addr = (uintptr_t)sa.buf;
+		w->wr.wr.mw.length = 64;
+		w->wr.wr.mw.mr_lkey = sa.mr->lkey;
+		w->wr.wr.mw.mw_rkey = g == G_BIND_UNKNOWN ? 0xdeadbeef :
+				      sa.mr->rkey;
+		w->wr.wr.mw.rkey = (w->wr.wr.mw.mw_rkey & ~0xffu) |
+				   ((w->wr.wr.mw.mw_rkey + 1) & 0xffu);
+		w->wr.wr.mw.access = IBV_ACCESS_REMOTE_READ;
 		break;
 	case G_NR:
 		break;

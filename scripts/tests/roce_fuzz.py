@@ -748,7 +748,12 @@ class Fuzzer:
             "FLUSH (not offered)":
                 lambda q, p: transport(0x1C, q, p, b"",
                                        bytes(4) + reth(tgt, rkey, 64)),
-            "ATOMIC WRITE (not offered)": w(tgt, rkey, 8, bytes(8), 0x1D),
+            "misaligned ATOMIC WRITE": w(tgt + 4, rkey, 8, bytes(8), 0x1D),
+            "ATOMIC WRITE of 16 bytes": w(tgt, rkey, 16, bytes(16), 0x1D),
+            "ATOMIC WRITE of 8 bytes with 4 of payload":
+                w(tgt, rkey, 8, bytes(4), 0x1D),
+            "ATOMIC WRITE with an invalid rkey":
+                w(tgt, bad_rkey, 8, bytes(8), 0x1D),
         }
         for name, build in cases.items():
             frames = fatal(build)

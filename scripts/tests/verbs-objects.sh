@@ -3,7 +3,8 @@
 #
 # Verbs objects through Debian's librxe in one guest: completion queues
 # (create, limits, resize, notify, the extended API, many at once, the
-# mapped ring and garbage written into it) and cleanup at process exit.
+# mapped ring and garbage written into it), the send doorbell in each QP
+# state, and cleanup at process exit.
 # The checks are in verbs_objects.c, compiled here against libibverbs.
 set -u
 # shellcheck source=scripts/tests/sroce-lib.sh
