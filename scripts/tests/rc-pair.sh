@@ -4,7 +4,8 @@
 # RC traffic between two guests, over RoCE v2 on IPv4 and on IPv6 GIDs:
 # ibv_rc_pingpong and ibv_srq_pingpong (--chk), perftest (send, write,
 # read, atomic; bandwidth and latency), rping -V and ucmatose over rdma_cm,
-# and rdma_verify (every byte of every RC operation checked, both ways),
+# and rdma_verify (every byte of every RC operation checked, both ways;
+# then again to 64 KiB with every remote access through memory windows),
 # whose checker must also report the corruption of its self-test (-x).
 # perftest checks no data: its checks say the runs completed, no more.
 # Guest a is the client (requester, "a->b"), b serves.
@@ -33,6 +34,9 @@ full=${SROCE_RC_FULL:-0}
 only=${SROCE_RC_ONLY:-pingpong perftest rdmacm verify}
 only=${only//,/ }
 verify_max=${SROCE_RC_VERIFY_MAX:-16777216}
+# rdma_verify once more with every remote access through memory windows
+# (-W: type 1, bound by each side over its buffers), to this size
+windows_max=65536
 
 group() {
 	[[ " $only " == *" $1 "* ]]
@@ -115,6 +119,11 @@ if group verify; then
 		log "rdma_verify cannot say how many cases it runs; planning none"
 		per_verify=0
 	fi
+	if ! per_windows=$("$prog" -m "$windows_max" -W --plan); then
+		log "rdma_verify -W cannot say how many cases it runs; planning none"
+		per_windows=0
+	fi
+	per_verify=$((per_verify + per_windows))
 fi
 per_cnp=0
 if [ "$cnp" = 1 ] && ! per_cnp=$("$prog" -m "$cnp_max" --plan); then
@@ -250,6 +259,18 @@ run_verify() {
 		600 "tcp:$port"
 }
 
+# The same through memory windows: the rkeys each side hands the other are
+# its windows', so every WRITE, READ and atomic of every case is checked
+# through a window, both ways.
+run_verify_windows() {
+	local port=18602
+	srv=("$prog" -d "$DEV" -g "${gidx[$fam]}" -p "$port" -t 30 -T "$ack_t")
+	cli=("${srv[@]}" -s "$((RANDOM + 1))" -m "$windows_max" -W
+		-l "$fam windows" -r a:b "${peer_ip[$fam]}")
+	PR_RETRIES=1 PR_TAP=rdma_verify pair_run \
+		"rdma_verify $fam through memory windows (both ways)" 300 "tcp:$port"
+}
+
 # The checker checked: with -x on both sides every message is spoiled as it
 # arrives, before the check.  rdma_verify must then fail (exit 1, not an
 # abort) and report every case that carries data (any but zero-length and
@@ -360,7 +381,7 @@ for server in $servers; do
 		group perftest && run_perftest "$dir"
 		group rdmacm && run_rdmacm "$dir"
 		# Verify always has a as its client: it covers b->a itself.
-		[ "$server" = b ] && group verify && run_verify
+		[ "$server" = b ] && group verify && run_verify && run_verify_windows
 	done
 done
 if [ -n "$servers" ] && [ "$grow_check" = 1 ]; then

@@ -39,6 +39,11 @@
  *		    IBV_WC_RNR_RETRY_EXC_ERR after -N RNR retries.
  *
  * In each, the QP must then be in the error state and flush what follows.
+ *
+ * With -W each side binds a type 1 memory window over each of its two
+ * buffers once its QP is in RTS and hands the peer the windows' rkeys
+ * instead of the MRs': every remote access of every case then goes
+ * through a window.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -107,6 +112,7 @@ struct options {
 	const char *stream_op;		/* -o: write or read */
 	unsigned int stream_depth;	/* -D: messages in flight */
 	unsigned int progress_ms;	/* -I: the receiver's progress lines */
+	bool windows;			/* -W: remote access through windows */
 };
 
 static struct options opt = {
@@ -180,6 +186,7 @@ struct ctx {
 	struct ibv_cq *scq, *rcq;
 	struct ibv_qp *qp;
 	struct ibv_mr *src_mr, *dst_mr;
+	struct ibv_mw *src_mw, *dst_mw;	/* -W */
 	__u8 *src, *dst;
 	size_t buf_len;
 	__u32 max_inline;
@@ -542,6 +549,7 @@ static void setup_verbs(struct ctx *c)
 {
 	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 		     IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
+	int mr_access = access | (opt.windows ? IBV_ACCESS_MW_BIND : 0);
 	struct ibv_qp_init_attr init = { 0 };
 	struct ibv_device_attr dattr;
 	struct ibv_port_attr pattr;
@@ -581,8 +589,8 @@ static void setup_verbs(struct ctx *c)
 			     2 * GUARD + MAX_SKEW;
 	c->src = alloc_buf(c->buf_len);
 	c->dst = alloc_buf(c->buf_len);
-	c->src_mr = ibv_reg_mr(c->pd, c->src, c->buf_len, access);
-	c->dst_mr = ibv_reg_mr(c->pd, c->dst, c->buf_len, access);
+	c->src_mr = ibv_reg_mr(c->pd, c->src, c->buf_len, mr_access);
+	c->dst_mr = ibv_reg_mr(c->pd, c->dst, c->buf_len, mr_access);
 	if (!c->src_mr || !c->dst_mr)
 		die("ibv_reg_mr of %zu bytes: %s", c->buf_len, strerror(errno));
 	c->me.src_addr = (uintptr_t)c->src;
@@ -659,6 +667,10 @@ static void connect_qp(struct ctx *c)
 
 static void teardown(struct ctx *c)
 {
+	if (c->src_mw)
+		ibv_dealloc_mw(c->src_mw);
+	if (c->dst_mw)
+		ibv_dealloc_mw(c->dst_mw);
 	ibv_destroy_qp(c->qp);
 	ibv_dereg_mr(c->src_mr);
 	ibv_dereg_mr(c->dst_mr);
@@ -705,6 +717,56 @@ static int wait_wc(struct ctx *c, struct ibv_cq *cq, struct ibv_wc *wc,
 		    !ibv_get_cq_event(c->channel, &ev_cq, &ev_ctx))
 			ibv_ack_cq_events(ev_cq, 1);
 	}
+}
+
+/* -W: a type 1 window over all of @mr, bound by this side's QP in RTS */
+static struct ibv_mw *bind_window(struct ctx *c, struct ibv_mr *mr,
+				  __u64 wr_id)
+{
+	struct ibv_mw_bind b = {
+		.wr_id = wr_id,
+		.send_flags = IBV_SEND_SIGNALED,
+		.bind_info = {
+			.mr = mr,
+			.addr = (uintptr_t)mr->addr,
+			.length = mr->length,
+			.mw_access_flags = IBV_ACCESS_REMOTE_WRITE |
+					   IBV_ACCESS_REMOTE_READ |
+					   IBV_ACCESS_REMOTE_ATOMIC,
+		},
+	};
+	struct ibv_mw *mw = ibv_alloc_mw(c->pd, IBV_MW_TYPE_1);
+	struct ibv_wc wc;
+	int err;
+
+	if (!mw)
+		die("ibv_alloc_mw: %s", strerror(errno));
+	err = ibv_bind_mw(c->qp, mw, &b);
+	if (err)
+		die("ibv_bind_mw: %s", strerror(err));
+	if (wait_wc(c, c->scq, &wc, now_ms() + opt.timeout * 1000ULL))
+		die("no completion for the window bind");
+	if (wc.status != IBV_WC_SUCCESS || wc.opcode != IBV_WC_BIND_MW ||
+	    wc.wr_id != wr_id)
+		die("window bind: status %d opcode %d wr_id %llu", wc.status,
+		    wc.opcode, (unsigned long long)wc.wr_id);
+	return mw;
+}
+
+/* -W: bind both windows and trade their rkeys for the MRs' */
+static void trade_windows(struct ctx *c)
+{
+	char line[LINE_MAX_LEN];
+	const char *rest;
+
+	c->src_mw = bind_window(c, c->src_mr, 1);
+	c->dst_mw = bind_window(c, c->dst_mr, 2);
+	ctl_send(c, "KEYS %x %x", c->src_mw->rkey, c->dst_mw->rkey);
+	rest = ctl_expect(c, line, sizeof(line), "KEYS", opt.timeout * 4);
+	if (sscanf(rest, "%x %x", &c->peer.src_rkey, &c->peer.dst_rkey) != 2)
+		die("bad KEYS line from the peer: %s", line);
+	note("windows: ours %#x %#x, the peer's %#x %#x", c->src_mw->rkey,
+	     c->dst_mw->rkey, c->peer.src_rkey, c->peer.dst_rkey);
 }
 
 /* ------------------------------------------------------------- cases */
@@ -2278,9 +2340,10 @@ static void print_usage(const char *prog)
 	       "  -D N        the stream's messages in flight (default 4, at most %d),\n"
 	       "              posted up to %d in one call\n"
 	       "  -I MS       the server's progress lines, every MS ms (default 200)\n"
+	       "  -W          remote access through type 1 memory windows\n"
 	       "  --plan      print how many TAP lines a client with these\n"
 	       "              options prints, and exit\n"
-	       "Without HOST: serve one client.  Client's -s -n -m -P -R -f -S -o -D apply to\n"
+	       "Without HOST: serve one client.  Client's -s -n -m -P -R -f -S -o -D -W apply to\n"
 	       "both; -T -c -N set this side's QP.\n",
 	       prog, DEFAULT_PORT, STREAM_MAX_DEPTH, STREAM_POST_LIST);
 }
@@ -2341,7 +2404,7 @@ static void parse_args(int argc, char **argv)
 	char *colon;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "d:i:g:p:s:n:m:t:P:l:r:vxR:f:C:T:c:N:S:D:o:I:h",
+	while ((ch = getopt_long(argc, argv, "d:i:g:p:s:n:m:t:P:l:r:vxR:f:C:T:c:N:S:D:o:I:Wh",
 				 long_opts, NULL)) != -1) {
 		switch (ch) {
 		case 'L':
@@ -2423,6 +2486,9 @@ static void parse_args(int argc, char **argv)
 		case 'I':
 			opt.progress_ms = parse_num(optarg, "progress interval");
 			break;
+		case 'W':
+			opt.windows = true;
+			break;
 		case 'h':
 			print_usage(argv[0]);
 			exit(0);
@@ -2459,22 +2525,24 @@ static void agree_params(struct ctx *c)
 	char line[LINE_MAX_LEN];
 	static char fault[32], op[8];
 	unsigned long long seed, max;
-	unsigned int iters, rnr_delay, secs, depth;
+	unsigned int iters, rnr_delay, secs, depth, windows;
 	long psn;
 	const char *rest;
 
 	if (c->client) {
-		ctl_send(c, "HELLO rdma_verify-4 %llu %u %zu %ld %u %s %u %s %u",
+		ctl_send(c, "HELLO rdma_verify-5 %llu %u %zu %ld %u %s %u %s %u %u",
 			 opt.seed, opt.iters, opt.max_size, opt.start_psn,
 			 opt.rnr_delay, opt.fault ? opt.fault : "-",
-			 opt.stream_secs, opt.stream_op, opt.stream_depth);
+			 opt.stream_secs, opt.stream_op, opt.stream_depth,
+			 opt.windows);
 		ctl_expect(c, line, sizeof(line), "WELCOME", opt.timeout * 4);
 		return;
 	}
 	rest = ctl_expect(c, line, sizeof(line), "HELLO", opt.timeout);
-	if (sscanf(rest, "rdma_verify-4 %llu %u %llu %ld %u %31s %u %7s %u", &seed,
-		   &iters, &max, &psn, &rnr_delay, fault, &secs, op, &depth) != 9 || !iters ||
-	    max > (1u << 30) || rnr_delay > 60000)
+	if (sscanf(rest, "rdma_verify-5 %llu %u %llu %ld %u %31s %u %7s %u %u",
+		   &seed, &iters, &max, &psn, &rnr_delay, fault, &secs, op,
+		   &depth, &windows) != 10 || !iters ||
+	    max > (1u << 30) || rnr_delay > 60000 || windows > 1)
 		die("bad HELLO from the client: %s", line);
 	opt.seed = seed;
 	opt.iters = iters;
@@ -2485,6 +2553,7 @@ static void agree_params(struct ctx *c)
 	opt.stream_secs = secs;
 	opt.stream_op = op;
 	opt.stream_depth = depth;
+	opt.windows = windows;
 	check_fault();
 	check_stream();
 	ctl_send(c, "WELCOME");
@@ -2520,6 +2589,8 @@ int main(int argc, char **argv)
 	connect_qp(&c);
 	ctl_send(&c, "RTS");
 	ctl_expect(&c, line, sizeof(line), "RTS", opt.timeout * 4);
+	if (opt.windows)
+		trade_windows(&c);
 	note("%s gid %d mtu %d inline %u sge %d psn 0x%06x peer qpn %u psn 0x%06x",
 	     ibv_get_device_name(c.ctx->device), opt.gid_index,
 	     128 << c.mtu, c.max_inline, c.num_sge, c.me.psn, c.peer.qpn,
