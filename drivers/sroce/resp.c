@@ -442,6 +442,18 @@ static enum resp_verdict resp_read(struct resp_ctx *c)
 	return RESP_DONE;
 }
 
+/*
+ * sroce_mr_atomic() failed: a misaligned target is an invalid request,
+ * the rest (outside the MR, read-only memory) a remote access error
+ */
+static enum resp_verdict resp_atomic_err(struct resp_ctx *c, int err)
+{
+	if (err == -EINVAL)
+		return resp_err(c, SROCE_NAK_INVALID_REQ,
+				IB_WC_REM_INV_REQ_ERR);
+	return resp_err(c, SROCE_NAK_REM_ACCESS, IB_WC_REM_ACCESS_ERR);
+}
+
 static enum resp_verdict resp_atomic(struct resp_ctx *c)
 {
 	struct sroce_qp *qp = c->qp;
@@ -469,11 +481,8 @@ static enum resp_verdict resp_atomic(struct resp_ctx *c)
 		err = sroce_mr_atomic(mr, va, SROCE_ATOMIC_FETCH_ADD, swap_add,
 				      0, &orig);
 	sroce_mr_put(mr);
-	if (err == -EINVAL)
-		return resp_err(c, SROCE_NAK_INVALID_REQ,
-				IB_WC_REM_INV_REQ_ERR);
 	if (err)
-		return resp_err(c, SROCE_NAK_REM_ACCESS, IB_WC_REM_ACCESS_ERR);
+		return resp_atomic_err(c, err);
 
 	/* kept to answer a duplicate without executing it twice */
 	res = sroce_resp_res_new(qp);
@@ -522,11 +531,8 @@ static enum resp_verdict resp_atomic_write(struct resp_ctx *c)
 	/* the bytes as they came: an ATOMIC WRITE has no byte order */
 	err = sroce_mr_atomic(mr, va, SROCE_ATOMIC_WRITE, value, 0, &orig);
 	sroce_mr_put(mr);
-	if (err == -EINVAL)
-		return resp_err(c, SROCE_NAK_INVALID_REQ,
-				IB_WC_REM_INV_REQ_ERR);
 	if (err)
-		return resp_err(c, SROCE_NAK_REM_ACCESS, IB_WC_REM_ACCESS_ERR);
+		return resp_atomic_err(c, err);
 	return RESP_DONE;
 }
 

@@ -947,46 +947,6 @@ static int aw_refused(int gid_index)
 	return failures;
 }
 
-static int check_aw_v1(void)
-{
-	return aw_ok(find_gid_index(IBV_GID_TYPE_ROCE_V1));
-}
-
-static int check_aw_v2(void)
-{
-	return aw_ok(find_gid_index(IBV_GID_TYPE_ROCE_V2));
-}
-
-static int check_aw_refused(void)
-{
-	return aw_refused(find_gid_index(IBV_GID_TYPE_ROCE_V2));
-}
-
-static int check_mw1_v1(void)
-{
-	return mw_type1(find_gid_index(IBV_GID_TYPE_ROCE_V1));
-}
-
-static int check_mw1_v2(void)
-{
-	return mw_type1(find_gid_index(IBV_GID_TYPE_ROCE_V2));
-}
-
-static int check_mw2_v1(void)
-{
-	return mw_type2(find_gid_index(IBV_GID_TYPE_ROCE_V1));
-}
-
-static int check_mw2_v2(void)
-{
-	return mw_type2(find_gid_index(IBV_GID_TYPE_ROCE_V2));
-}
-
-static int check_mw_refused(void)
-{
-	return mw_refused(find_gid_index(IBV_GID_TYPE_ROCE_V2));
-}
-
 /* Leave objects and mappings behind for process exit to clean up. */
 static int check_exit_cleanup(void)
 {
@@ -1008,42 +968,53 @@ static int check_exit_cleanup(void)
 	_exit(0);
 }
 
+/*
+ * A check is @fn, or @over run over the first GID of type @gid (the RoCE
+ * version it tests; -1 for none on the port, which it reports).
+ */
 static const struct {
 	const char *name;
-	int (*fn)(void);
 	const char *what;	/* the check's name in the test's output */
+	int (*fn)(void);
+	int (*over)(int gid_index);
+	enum ibv_gid_type gid;
 } checks[] = {
-	{ "query", check_query, "query_device reports CQ limits" },
-	{ "cq-create", check_cq_create,
-	  "CQ create, poll empty, destroy (with a PD)" },
-	{ "cq-limits", check_cq_limits, "CQ size limits and comp_vector range" },
-	{ "cq-resize", check_cq_resize,
-	  "CQ resize up and down, refused past max" },
-	{ "cq-notify", check_cq_notify, "CQ notify arming, no spurious event" },
-	{ "cq-ex", check_cq_ex, "CQ through ibv_create_cq_ex" },
-	{ "cq-many", check_cq_many, "256 CQs created, resized, destroyed" },
-	{ "cq-mmap", check_cq_mmap,
-	  "CQ ring mapping: ABI header, refused mappings, garbage indices" },
-	{ "qp-post-state", check_qp_post_state,
-	  "send doorbell refused before RTS and after RESET, flushed in ERR" },
-	{ "mw1-v1", check_mw1_v1,
-	  "type 1 window over RoCE v1: bind, WRITE, READ, rebind, old rkey" },
-	{ "mw1-v2", check_mw1_v2,
-	  "type 1 window over RoCE v2: bind, WRITE, READ, rebind, old rkey" },
-	{ "mw2-v1", check_mw2_v1,
-	  "type 2 window over RoCE v1: bind, traffic, remote and local inv" },
-	{ "mw2-v2", check_mw2_v2,
-	  "type 2 window over RoCE v2: bind, traffic, remote and local inv" },
-	{ "mw-refused", check_mw_refused,
-	  "window binds refused with bind errors; dealloc ends access" },
-	{ "aw-v1", check_aw_v1,
-	  "ATOMIC WRITE over RoCE v1: two values, the word and its neighbours" },
-	{ "aw-v2", check_aw_v2,
-	  "ATOMIC WRITE over RoCE v2: two values, the word and its neighbours" },
-	{ "aw-refused", check_aw_refused,
-	  "ATOMIC WRITE misaligned, with an unknown rkey, without remote write" },
-	{ "exit-cleanup", check_exit_cleanup,
-	  "process exit with live CQs and mappings" },
+	{ .name = "query", .fn = check_query,
+	  .what = "query_device reports CQ limits" },
+	{ .name = "cq-create", .fn = check_cq_create,
+	  .what = "CQ create, poll empty, destroy (with a PD)" },
+	{ .name = "cq-limits", .fn = check_cq_limits,
+	  .what = "CQ size limits and comp_vector range" },
+	{ .name = "cq-resize", .fn = check_cq_resize,
+	  .what = "CQ resize up and down, refused past max" },
+	{ .name = "cq-notify", .fn = check_cq_notify,
+	  .what = "CQ notify arming, no spurious event" },
+	{ .name = "cq-ex", .fn = check_cq_ex,
+	  .what = "CQ through ibv_create_cq_ex" },
+	{ .name = "cq-many", .fn = check_cq_many,
+	  .what = "256 CQs created, resized, destroyed" },
+	{ .name = "cq-mmap", .fn = check_cq_mmap,
+	  .what = "CQ ring mapping: ABI header, refused mappings, garbage indices" },
+	{ .name = "qp-post-state", .fn = check_qp_post_state,
+	  .what = "send doorbell refused before RTS and after RESET, flushed in ERR" },
+	{ .name = "mw1-v1", .over = mw_type1, .gid = IBV_GID_TYPE_ROCE_V1,
+	  .what = "type 1 window over RoCE v1: bind, WRITE, READ, rebind, old rkey" },
+	{ .name = "mw1-v2", .over = mw_type1, .gid = IBV_GID_TYPE_ROCE_V2,
+	  .what = "type 1 window over RoCE v2: bind, WRITE, READ, rebind, old rkey" },
+	{ .name = "mw2-v1", .over = mw_type2, .gid = IBV_GID_TYPE_ROCE_V1,
+	  .what = "type 2 window over RoCE v1: bind, traffic, remote and local inv" },
+	{ .name = "mw2-v2", .over = mw_type2, .gid = IBV_GID_TYPE_ROCE_V2,
+	  .what = "type 2 window over RoCE v2: bind, traffic, remote and local inv" },
+	{ .name = "mw-refused", .over = mw_refused, .gid = IBV_GID_TYPE_ROCE_V2,
+	  .what = "window binds refused with bind errors; dealloc ends access" },
+	{ .name = "aw-v1", .over = aw_ok, .gid = IBV_GID_TYPE_ROCE_V1,
+	  .what = "ATOMIC WRITE over RoCE v1: two values, the word and its neighbours" },
+	{ .name = "aw-v2", .over = aw_ok, .gid = IBV_GID_TYPE_ROCE_V2,
+	  .what = "ATOMIC WRITE over RoCE v2: two values, the word and its neighbours" },
+	{ .name = "aw-refused", .over = aw_refused, .gid = IBV_GID_TYPE_ROCE_V2,
+	  .what = "ATOMIC WRITE misaligned, with an unknown rkey, without remote write" },
+	{ .name = "exit-cleanup", .fn = check_exit_cleanup,
+	  .what = "process exit with live CQs and mappings" },
 };
 
 int main(int argc, char **argv)
@@ -1080,7 +1051,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < ARRAY_SIZE(checks); i++) {
 		if (strcmp(checks[i].name, argv[2]))
 			continue;
-		rc = checks[i].fn();
+		rc = checks[i].fn ? checks[i].fn() :
+		     checks[i].over(find_gid_index(checks[i].gid));
 		if (!rc && ibv_close_device(ctx)) {
 			perror("ibv_close_device");
 			rc = 1;
