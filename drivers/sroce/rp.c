@@ -189,9 +189,10 @@ static bool sroce_rp_hold_locked(struct sroce_qp *qp, enum sroce_rp_sender who)
 	if (now >= rp->next_tx_ns)
 		return false;
 	rp->waiting |= BIT(who);
+	/* pinned, as the transmit retry timer is (tx.c) */
 	if (!hrtimer_is_queued(&rp->pace_timer))
 		hrtimer_start(&rp->pace_timer, ns_to_ktime(rp->next_tx_ns),
-			      HRTIMER_MODE_ABS_SOFT);
+			      HRTIMER_MODE_ABS_PINNED_SOFT);
 	return true;
 }
 

@@ -1026,8 +1026,13 @@ static void sroce_tx_arm_retry(struct sroce_tx *tx)
 	if (hrtimer_is_queued(&tx->retry_timer) &&
 	    ktime_to_ns(hrtimer_get_expires(&tx->retry_timer)) <= at + slack)
 		return;
+	/*
+	 * Pinned: a drain runs at home, and an unpinned timer armed from an
+	 * interrupt on an idle CPU is moved by nohz to a busy one, whose
+	 * traffic then waits behind this context's drains.
+	 */
 	hrtimer_start_range_ns(&tx->retry_timer, ns_to_ktime(at), slack,
-			       HRTIMER_MODE_ABS_SOFT);
+			       HRTIMER_MODE_ABS_PINNED_SOFT);
 }
 
 /*
