@@ -5,8 +5,8 @@
  */
 #include <kunit/test.h>
 #include <linux/bits.h>
-#include <linux/unaligned.h>
 
+#include <sroce/compat.h>
 #include <sroce/pfc.h>
 
 /* A PFC frame after its EtherType: @vector, each priority's time @q[p] */

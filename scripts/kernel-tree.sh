@@ -23,8 +23,9 @@ fi
 # rsync -c keeps unchanged files untouched so make sees only real edits.
 dst=$src/drivers/infiniband/sw/sroce
 mkdir -p "$dst"
-rsync -rc --delete --exclude='*.o' --exclude='.*.cmd' \
-	"$repo/Kbuild" "$repo/Kconfig" "$repo/drivers" "$repo/include" "$repo/kunit" "$dst/"
+rsync -rc --delete --exclude='*.o' --exclude='.*.cmd' --exclude=sroce_probes.h \
+	"$repo/Kbuild" "$repo/Kconfig" "$repo/drivers" "$repo/include" "$repo/kunit" \
+	"$repo/compat" "$dst/"
 grep -q 'sw/sroce/' "$src/drivers/infiniband/sw/Makefile" ||
 	echo 'obj-$(CONFIG_RDMA_SROCE) += sroce/' >>"$src/drivers/infiniband/sw/Makefile"
 grep -q 'sw/sroce/Kconfig' "$src/drivers/infiniband/Kconfig" ||

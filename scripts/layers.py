@@ -23,11 +23,13 @@ import sys
 
 # bottom to top
 LAYERS = [
+    ('compat', 'what the target kernel provides, probed (compat/probe.sh)',
+     'compat.h'),
     ('wire', 'pure codecs of the wire formats, no kernel objects',
      'hdr.h hdr.c opcode.h opcode.c psn.h nethdr.h icrc.h icrc.c frame.h '
      'frame.c wire.h pktbuf.h pktbuf.c'),
     ('policy', 'pure algorithms: rings, QoS, scheduling, PFC, DCQCN',
-     'queue.h queue.c qos.h qos.c txsched.h txsched.c pfc.h pfc.c dcqcn.h '
+     'queue.h queue.c rxe_abi.h qos.h qos.c txsched.h txsched.c pfc.h pfc.c dcqcn.h '
      'dcqcn.c'),
     ('device', 'struct sroce_dev, its limits, counters, registry, key tables',
      'limits.h stats.h device.h numspace.h numspace.c registry.c'),

@@ -19,6 +19,7 @@
 #include <rdma/rdma_user_rxe.h>
 #include <rdma/uverbs_ioctl.h>
 
+#include <sroce/compat.h>
 #include <sroce/cq.h>
 #include <sroce/device.h>
 #include <sroce/limits.h>
@@ -173,9 +174,8 @@ unlock:
 
 static int sroce_create_cq(struct ib_cq *ibcq,
 			   const struct ib_cq_init_attr *attr,
-			   struct uverbs_attr_bundle *attrs)
+			   struct ib_udata *udata)
 {
-	struct ib_udata *udata = attrs ? &attrs->driver_udata : NULL;
 	struct sroce_dev *sdev = to_sdev(ibcq->device);
 	struct sroce_cq *cq = to_scq(ibcq);
 	struct rxe_create_cq_resp resp = {};
@@ -228,6 +228,18 @@ uncount:
 	atomic_dec(&sdev->num_cq);
 	return err;
 }
+
+#ifdef SROCE_HAVE_CREATE_CQ_ATTRS
+/* ib_core hands over the whole attribute bundle: the driver's part is ours */
+static int sroce_create_cq_attrs(struct ib_cq *ibcq,
+				 const struct ib_cq_init_attr *attr,
+				 struct uverbs_attr_bundle *attrs)
+{
+	return sroce_create_cq(ibcq, attr, attrs ? &attrs->driver_udata : NULL);
+}
+#else
+#define sroce_create_cq_attrs	sroce_create_cq
+#endif
 
 static int sroce_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
@@ -378,7 +390,7 @@ static int sroce_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)
 }
 
 const struct ib_device_ops sroce_cq_ops = {
-	.create_cq = sroce_create_cq,
+	.create_cq = sroce_create_cq_attrs,
 	.fill_res_cq_entry = sroce_fill_res_cq_entry,
 	.destroy_cq = sroce_destroy_cq,
 	.resize_cq = sroce_resize_cq,

@@ -97,6 +97,7 @@ void sroce_dcb_from_app(const u8 dscp_prio_mask[SROCE_NUM_DSCP],
 			     SROCE_TRUST_DSCP : SROCE_TRUST_PCP;
 }
 
+#ifdef SROCE_HAVE_DCBNL_APPTRUST
 /**
  * sroce_dcb_apptrust_of - read a driver's list of trusted selectors
  * @sel: the selectors, the first the most trusted
@@ -117,24 +118,33 @@ enum sroce_dcb_apptrust sroce_dcb_apptrust_of(const u8 *sel, int n)
 	}
 	return SROCE_APPTRUST_OTHER;
 }
+#endif
 
 #if IS_ENABLED(CONFIG_DCB)
 /* Context: RTNL held */
-static void sroce_dcb_read_app(struct net_device *ndev, struct sroce_dcb *out)
+static enum sroce_dcb_apptrust sroce_dcb_read_apptrust(struct net_device *ndev)
 {
+#ifdef SROCE_HAVE_DCBNL_APPTRUST
 	const struct dcbnl_rtnl_ops *ops = ndev->dcbnl_ops;
-	enum sroce_dcb_apptrust apptrust = SROCE_APPTRUST_UNKNOWN;
 	u8 sel[IEEE_8021QAZ_APP_SEL_MAX + 1] = {};
-	struct dcb_ieee_app_dscp_map map;
 	int n = 0;
 
 	if (ops->dcbnl_getapptrust &&
 	    !ops->dcbnl_getapptrust(ndev, sel, &n) && n >= 0 &&
 	    n <= (int)ARRAY_SIZE(sel))
-		apptrust = sroce_dcb_apptrust_of(sel, n);
+		return sroce_dcb_apptrust_of(sel, n);
+#endif
+	return SROCE_APPTRUST_UNKNOWN;
+}
+
+/* Context: RTNL held */
+static void sroce_dcb_read_app(struct net_device *ndev, struct sroce_dcb *out)
+{
+	struct dcb_ieee_app_dscp_map map;
+
 	dcb_ieee_getapp_dscp_prio_mask_map(ndev, &map);
 	BUILD_BUG_ON(ARRAY_SIZE(map.map) != SROCE_NUM_DSCP);
-	sroce_dcb_from_app(map.map, apptrust, out);
+	sroce_dcb_from_app(map.map, sroce_dcb_read_apptrust(ndev), out);
 }
 #endif
 

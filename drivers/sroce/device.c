@@ -11,6 +11,7 @@
 #include <rdma/ib_verbs.h>
 
 #include <sroce/ah.h>
+#include <sroce/compat.h>
 #include <sroce/config.h>
 #include <sroce/cq.h>
 #include <sroce/dcb.h>
@@ -74,6 +75,13 @@ void sroce_dev_port_update(struct sroce_dev *sdev)
 	ib_dispatch_event(&ev);
 }
 
+/* RDMA ATOMIC WRITE (IBTA 1.5) is offered where ib_core knows it */
+#ifdef SROCE_HAVE_IB_ATOMIC_WRITE
+#define SROCE_DEVICE_ATOMIC_WRITE	IB_DEVICE_ATOMIC_WRITE
+#else
+#define SROCE_DEVICE_ATOMIC_WRITE	0
+#endif
+
 static int sroce_query_device(struct ib_device *ib_dev,
 			      struct ib_device_attr *attr,
 			      struct ib_udata *udata)
@@ -121,7 +129,7 @@ static int sroce_query_device(struct ib_device *ib_dev,
 				 IB_DEVICE_MEM_MGT_EXTENSIONS |
 				 IB_DEVICE_MEM_WINDOW |
 				 IB_DEVICE_MEM_WINDOW_TYPE_2B |
-				 IB_DEVICE_ATOMIC_WRITE;
+				 SROCE_DEVICE_ATOMIC_WRITE;
 	return 0;
 }
 

@@ -11,9 +11,9 @@
 #include <linux/errno.h>
 #include <linux/limits.h>
 #include <linux/string.h>
-#include <linux/unaligned.h>
 #include <net/checksum.h>
 
+#include <sroce/compat.h>
 #include <sroce/frame.h>
 
 /* IPv4 header field offsets. */

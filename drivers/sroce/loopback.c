@@ -39,6 +39,7 @@
 #include <linux/workqueue.h>
 #include <net/addrconf.h>
 
+#include <sroce/compat.h>
 #include <sroce/device.h>
 #include <sroce/rx.h>
 #include <sroce/stats.h>
@@ -54,7 +55,7 @@
  * struct sroce_lo - the loopback queue of one device
  * @sdev: the device
  * @skbs: packets waiting for delivery, oldest first (its own lock)
- * @work: delivers them, on system_bh_wq
+ * @work: delivers them, in softirq context (sroce_queue_bh_work())
  */
 struct sroce_lo {
 	struct sroce_dev *sdev;
@@ -96,6 +97,7 @@ static void sroce_lo_work(struct work_struct *work)
 	int n;
 
 	/* the receive path expects what a softirq from the wire gives it */
+	sroce_bh_work_begin();
 	rcu_read_lock();
 	for (n = 0; n < SROCE_LO_BUDGET; n++) {
 		skb = skb_dequeue(&lo->skbs);
@@ -105,8 +107,9 @@ static void sroce_lo_work(struct work_struct *work)
 		sroce_rx(sdev, skb, sroce_lo_net_type(skb));
 	}
 	rcu_read_unlock();
+	sroce_bh_work_end();
 	if (n == SROCE_LO_BUDGET && !skb_queue_empty_lockless(&lo->skbs))
-		queue_work(system_bh_wq, &lo->work);
+		sroce_queue_bh_work(&lo->work);
 }
 
 /* Queue @skb (consumed) for @lo's device; 0, or -ENOBUFS when dropped */
@@ -125,7 +128,7 @@ static int sroce_lo_xmit(struct sroce_lo *lo, struct sk_buff *skb)
 		kfree_skb(skb);
 		return -ENOBUFS;
 	}
-	queue_work(system_bh_wq, &lo->work);
+	sroce_queue_bh_work(&lo->work);
 	return 0;
 }
 

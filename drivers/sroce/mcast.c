@@ -77,7 +77,7 @@ static void sroce_mcg_mac(const struct in6_addr *mgid, u8 *mac)
 		ipv6_eth_mc_map(mgid, mac);
 }
 
-/* Make or stop the netdev receiving @mgid.  Takes RTNL for IPv4. */
+/* Make or stop the netdev receiving @mgid.  Takes RTNL. */
 static void sroce_mcg_listen(struct sroce_dev *sdev,
 			     const struct in6_addr *mgid, bool on)
 {
@@ -91,22 +91,25 @@ static void sroce_mcg_listen(struct sroce_dev *sdev,
 	else
 		dev_mc_del(ndev, mac);
 
+	if (ipv6_addr_v4mapped(mgid) && !ipv4_is_multicast(mgid->s6_addr32[3]))
+		return;
+	/*
+	 * Both families' group calls find the netdev's inet(6)_dev under
+	 * RTNL: ip_mc_*_group() always, ipv6_dev_mc_*() on kernels before
+	 * the IPv6 groups got a lock of their own.
+	 */
+	rtnl_lock();
 	if (!ipv6_addr_v4mapped(mgid)) {
 		/* fails only without IPv6 on @ndev: RoCEv1 still works */
 		if (on)
 			ipv6_dev_mc_inc(ndev, mgid);
 		else
 			ipv6_dev_mc_dec(ndev, mgid);
-		return;
-	}
-	if (!ipv4_is_multicast(mgid->s6_addr32[3]))
-		return;
-	rtnl_lock();
-	in_dev = __in_dev_get_rtnl(ndev);
-	if (in_dev) {
-		if (on)
+	} else {
+		in_dev = __in_dev_get_rtnl(ndev);
+		if (in_dev && on)
 			ip_mc_inc_group(in_dev, mgid->s6_addr32[3]);
-		else
+		else if (in_dev)
 			ip_mc_dec_group(in_dev, mgid->s6_addr32[3]);
 	}
 	rtnl_unlock();

@@ -20,6 +20,7 @@
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 
+#include <sroce/compat.h>
 #include <sroce/device.h>
 #include <sroce/limits.h>
 #include <sroce/mr.h>
@@ -56,9 +57,14 @@ static int sroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 				 IB_ACCESS_MW_BIND)
 /* hints we may ignore: pinning makes huge pages and ordering moot */
 #define SROCE_ACCESS_IGNORED	(IB_ACCESS_HUGETLB | IB_ACCESS_OPTIONAL)
-#define SROCE_ACCESS_REFUSED	(IB_ZERO_BASED | IB_ACCESS_ON_DEMAND | \
-				 IB_ACCESS_FLUSH_GLOBAL | \
+#ifdef SROCE_HAVE_IB_FLUSH
+#define SROCE_ACCESS_FLUSH	(IB_ACCESS_FLUSH_GLOBAL | \
 				 IB_ACCESS_FLUSH_PERSISTENT)
+#else
+#define SROCE_ACCESS_FLUSH	0
+#endif
+#define SROCE_ACCESS_REFUSED	(IB_ZERO_BASED | IB_ACCESS_ON_DEMAND | \
+				 SROCE_ACCESS_FLUSH)
 
 /*
  * uverbs runs ib_check_mr_access() before reg_mr, but not before every

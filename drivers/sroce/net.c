@@ -9,12 +9,12 @@
 #include <linux/etherdevice.h>
 #include <linux/if_ether.h>
 #include <linux/if_vlan.h>
-#include <linux/unaligned.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/udp_tunnel.h>
 #include <rdma/ib_verbs.h>
 
+#include <sroce/compat.h>
 #include <sroce/device.h>
 #include <sroce/pfc.h>
 #include <sroce/rx.h>

@@ -6,8 +6,8 @@
 #include <linux/errno.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
-#include <linux/unaligned.h>
 
+#include <sroce/compat.h>
 #include <sroce/pfc.h>
 
 /**

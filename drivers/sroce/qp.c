@@ -35,6 +35,7 @@
 #include <sroce/mcast.h>
 #include <sroce/mr.h>
 #include <sroce/queue.h>
+#include <sroce/rxe_abi.h>
 #include <sroce/srq.h>
 #include <sroce/stats.h>
 #include <sroce/trace.h>
@@ -42,9 +43,6 @@
 #include <sroce/tx.h>
 #include <sroce/verbs.h>
 
-/* librxe's WQE layouts (Documentation/design.rst); changes break the ABI */
-static_assert(sizeof(struct rxe_send_wqe) == 208);
-static_assert(sizeof(struct rxe_recv_wqe) == 40);
 /* SGEs are copied between the rings and ib_sge arrays as they are */
 static_assert(sizeof(struct rxe_sge) == sizeof(struct ib_sge));
 static_assert(offsetof(struct rxe_sge, addr) == offsetof(struct ib_sge, addr));

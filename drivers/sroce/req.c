@@ -26,6 +26,7 @@
 #include <linux/workqueue.h>
 
 #include <sroce/ah.h>
+#include <sroce/compat.h>
 #include <sroce/device.h>
 #include <sroce/hdr.h>
 #include <sroce/limits.h>
@@ -254,7 +255,9 @@ static bool req_opcode_allowed(const struct sroce_qp *qp, u32 opcode)
 	case IB_WR_RDMA_READ:
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
+#ifdef SROCE_HAVE_IB_ATOMIC_WRITE
 	case IB_WR_ATOMIC_WRITE:
+#endif
 		return sroce_qp_is_rc(qp);
 	default:
 		return false;
@@ -511,6 +514,7 @@ int sroce_wqe_copy(struct sroce_qp *qp, const struct sroce_swqe *wqe,
 		.dir = to_wqe ? SROCE_COPY_TO_MR : SROCE_COPY_FROM_MR,
 	};
 
+#ifdef SROCE_HAVE_IB_ATOMIC_WRITE
 	if (wqe->opcode == IB_WR_ATOMIC_WRITE) {
 		/* the value travels whole, in the one packet */
 		if (to_wqe || offset || len != sizeof(wqe->wr.rdma.value) ||
@@ -518,6 +522,7 @@ int sroce_wqe_copy(struct sroce_qp *qp, const struct sroce_swqe *wqe,
 			return IB_WC_LOC_LEN_ERR;
 		return IB_WC_SUCCESS;
 	}
+#endif
 	if (wqe->send_flags & IB_SEND_INLINE) {
 		/* only ever read: inline data goes out, never comes back */
 		if (to_wqe || offset > wqe->length || len > wqe->length - offset)
@@ -588,8 +593,10 @@ static u8 req_next_opcode(const struct sroce_qp *qp,
 		return SROCE_OP_RC_CMP_SWAP;
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
 		return SROCE_OP_RC_FETCH_ADD;
+#ifdef SROCE_HAVE_IB_ATOMIC_WRITE
 	case IB_WR_ATOMIC_WRITE:
 		return SROCE_OP_RC_ATOMIC_WRITE;
+#endif
 	case IB_WR_SEND_WITH_IMM:
 		f = &req_send_imm;
 		break;

@@ -11,6 +11,7 @@
 
 #include <sroce/ah.h>
 #include <sroce/cnp.h>
+#include <sroce/compat.h>
 #include <sroce/device.h>
 #include <sroce/limits.h>
 #include <sroce/mcast.h>

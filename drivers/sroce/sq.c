@@ -21,6 +21,7 @@
 #include <rdma/rdma_user_rxe.h>
 
 #include <sroce/ah.h>
+#include <sroce/compat.h>
 #include <sroce/limits.h>
 #include <sroce/mr.h>
 #include <sroce/queue.h>
@@ -45,7 +46,9 @@ static bool sroce_wr_ok_for_qp(const struct sroce_qp *qp, u32 opcode)
 	case IB_WR_RDMA_READ:
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
+#ifdef SROCE_HAVE_IB_ATOMIC_WRITE
 	case IB_WR_ATOMIC_WRITE:
+#endif
 		return qp->type == IB_QPT_RC;
 	default:
 		return false;
@@ -234,6 +237,23 @@ static int sroce_swqe_data(struct sroce_qp *qp, struct sroce_swqe *wqe,
 	return 0;
 }
 
+/*
+ * A kernel WR has no fields to name a window with, nor to carry the value
+ * of an ATOMIC WRITE: both come from user space only.
+ */
+static bool sroce_wr_user_only(u32 opcode)
+{
+	switch (opcode) {
+	case IB_WR_BIND_MW:
+#ifdef SROCE_HAVE_IB_ATOMIC_WRITE
+	case IB_WR_ATOMIC_WRITE:
+#endif
+		return true;
+	default:
+		return false;
+	}
+}
+
 /**
  * sroce_swqe_from_wr() - check a kernel send WR and fill a slot with it
  * @qp: a kernel QP, sq_lock held
@@ -249,12 +269,8 @@ static int sroce_swqe_from_wr(struct sroce_qp *qp, struct sroce_swqe *wqe,
 {
 	int err;
 
-	/*
-	 * A kernel WR has no fields to name a window with, nor to carry the
-	 * value of an ATOMIC WRITE: both come from user space only.
-	 */
 	if (!sroce_wr_ok_for_qp(qp, wr->opcode) ||
-	    wr->opcode == IB_WR_BIND_MW || wr->opcode == IB_WR_ATOMIC_WRITE ||
+	    sroce_wr_user_only(wr->opcode) ||
 	    (wr->send_flags & ~SROCE_SEND_FLAGS) || wr->num_sge < 0 ||
 	    wr->num_sge > qp->max_send_sge)
 		return -EINVAL;
@@ -307,11 +323,13 @@ static int sroce_swqe_user_wr(struct sroce_qp *qp, struct sroce_swqe *wqe,
 	}
 
 	switch (wqe->opcode) {
+#ifdef SROCE_HAVE_IB_ATOMIC_WRITE
 	case IB_WR_ATOMIC_WRITE:
 		/* one aligned 8-byte word, as for the other atomics */
 		if (uwr->wr.rdma.remote_addr & 7)
 			return IB_WC_LOC_QP_OP_ERR;
 		fallthrough;
+#endif
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 	case IB_WR_RDMA_READ:
@@ -359,6 +377,7 @@ static int sroce_swqe_user_data(struct sroce_qp *qp, struct sroce_swqe *wqe,
 		return IB_WC_LOC_QP_OP_ERR;
 	if (sroce_wr_is_local(wqe->opcode))
 		return 0;
+#ifdef SROCE_HAVE_IB_ATOMIC_WRITE
 	if (wqe->opcode == IB_WR_ATOMIC_WRITE) {
 		/* librxe's 8 bytes sit where inline data would */
 		if (hdr->dma.length != sizeof(wqe->wr.rdma.value))
@@ -368,6 +387,7 @@ static int sroce_swqe_user_data(struct sroce_qp *qp, struct sroce_swqe *wqe,
 		wqe->length = sizeof(wqe->wr.rdma.value);
 		return 0;
 	}
+#endif
 	if (wqe->send_flags & IB_SEND_INLINE) {
 		len = hdr->dma.length;
 		if (len > qp->max_inline || len > sroce_wr_max_len(qp))
@@ -515,8 +535,10 @@ static enum ib_wc_opcode sroce_wc_opcode(u32 wr_opcode)
 		return IB_WC_COMP_SWAP;
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
 		return IB_WC_FETCH_ADD;
+#ifdef SROCE_HAVE_IB_ATOMIC_WRITE
 	case IB_WR_ATOMIC_WRITE:
 		return IB_WC_ATOMIC_WRITE;
+#endif
 	case IB_WR_LOCAL_INV:
 		return IB_WC_LOCAL_INV;
 	case IB_WR_REG_MR:

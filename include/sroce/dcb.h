@@ -27,6 +27,7 @@
 
 #include <linux/types.h>
 
+#include <sroce/compat.h>
 #include <sroce/qos.h>
 #include <sroce/txsched.h>
 
@@ -57,7 +58,7 @@ struct sroce_dcb {
 
 /*
  * What the netdev's driver says of the selectors it trusts: nothing (no
- * dcbnl_getapptrust), or DSCP before PCP, or not
+ * dcbnl_getapptrust, or a kernel without it), or DSCP before PCP, or not
  */
 enum sroce_dcb_apptrust {
 	SROCE_APPTRUST_UNKNOWN,
@@ -69,7 +70,9 @@ int sroce_dcb_from_ieee(const struct ieee_pfc *pfc, const struct ieee_ets *ets,
 			struct sroce_dcb *out, const char **why);
 void sroce_dcb_from_app(const u8 dscp_prio_mask[SROCE_NUM_DSCP],
 			enum sroce_dcb_apptrust apptrust, struct sroce_dcb *out);
+#ifdef SROCE_HAVE_DCBNL_APPTRUST
 enum sroce_dcb_apptrust sroce_dcb_apptrust_of(const u8 *sel, int n);
+#endif
 int sroce_dcb_read(struct net_device *ndev, struct sroce_dcb *out,
 		   const char **why);
 

@@ -13,7 +13,8 @@
 #include <linux/bits.h>
 #include <linux/string.h>
 #include <linux/types.h>
-#include <linux/unaligned.h>
+
+#include <sroce/compat.h>
 
 #define SROCE_BTH_LEN		12
 #define SROCE_RETH_LEN		16

@@ -17,8 +17,8 @@
 #include <linux/compiler.h>
 #include <linux/crc32.h>
 #include <linux/types.h>
-#include <linux/unaligned.h>
 
+#include <sroce/compat.h>
 #include <sroce/hdr.h>
 #include <sroce/nethdr.h>
 

@@ -55,6 +55,10 @@ static inline u8 sroce_trace_nak_kind(u8 syn)
 {
 	return (syn & 0xe0) == 0x20 ? 0x20 : syn;
 }
+
+/* The device every event names first: its __string() and its source */
+#define sroce_trace_dev(sdev)		dev_name(&(sdev)->ib_dev.dev)
+#define sroce_trace_qp_dev(qp)		sroce_trace_dev((qp)->sdev)
 #endif /* SROCE_TRACE_TYPES_H */
 
 #undef TRACE_SYSTEM
@@ -66,6 +70,7 @@ static inline u8 sroce_trace_nak_kind(u8 syn)
 #include <linux/tracepoint.h>
 #include <rdma/ib_verbs.h>
 
+#include <sroce/compat.h>
 #include <sroce/dcqcn.h>
 #include <sroce/device.h>
 #include <sroce/pfc.h>
@@ -118,12 +123,12 @@ TRACE_EVENT(sroce_qp_state,
 	    TP_PROTO(const struct sroce_qp *qp, enum ib_qp_state from,
 		     enum ib_qp_state to),
 	    TP_ARGS(qp, from, to),
-	    TP_STRUCT__entry(__string(dev, dev_name(&qp->sdev->ib_dev.dev))
+	    TP_STRUCT__entry(__string(dev, sroce_trace_qp_dev(qp))
 			     __field(u32, qpn)
 			     __field(u8, type)
 			     __field(u8, from)
 			     __field(u8, to)),
-	    TP_fast_assign(__assign_str(dev);
+	    TP_fast_assign(sroce_assign_str(dev, sroce_trace_qp_dev(qp));
 			   __entry->qpn = qp->ibqp.qp_num;
 			   __entry->type = qp->type;
 			   __entry->from = from;
@@ -138,12 +143,12 @@ TRACE_EVENT(sroce_qp_resend,
 	    TP_PROTO(const struct sroce_qp *qp, u32 psn,
 		     enum sroce_resend_cause cause, u8 retries_left),
 	    TP_ARGS(qp, psn, cause, retries_left),
-	    TP_STRUCT__entry(__string(dev, dev_name(&qp->sdev->ib_dev.dev))
+	    TP_STRUCT__entry(__string(dev, sroce_trace_qp_dev(qp))
 			     __field(u32, qpn)
 			     __field(u32, psn)
 			     __field(u8, cause)
 			     __field(u8, left)),
-	    TP_fast_assign(__assign_str(dev);
+	    TP_fast_assign(sroce_assign_str(dev, sroce_trace_qp_dev(qp));
 			   __entry->qpn = qp->ibqp.qp_num;
 			   __entry->psn = psn;
 			   __entry->cause = cause;
@@ -162,13 +167,12 @@ TRACE_EVENT(sroce_qp_resend,
 DECLARE_EVENT_CLASS(sroce_nak_class,
 		    TP_PROTO(const struct sroce_qp *qp, u32 psn, u8 syn),
 		    TP_ARGS(qp, psn, syn),
-		    TP_STRUCT__entry(__string(dev,
-					      dev_name(&qp->sdev->ib_dev.dev))
+		    TP_STRUCT__entry(__string(dev, sroce_trace_qp_dev(qp))
 				     __field(u32, qpn)
 				     __field(u32, psn)
 				     __field(u8, syn)
 				     __field(u8, kind)),
-		    TP_fast_assign(__assign_str(dev);
+		    TP_fast_assign(sroce_assign_str(dev, sroce_trace_qp_dev(qp));
 				   __entry->qpn = qp->ibqp.qp_num;
 				   __entry->psn = psn;
 				   __entry->syn = syn;
@@ -189,11 +193,11 @@ DEFINE_EVENT(sroce_nak_class, sroce_nak_recv,
 TRACE_EVENT(sroce_cnp_sent,
 	    TP_PROTO(const struct sroce_qp *qp, u32 dqpn, u8 prio),
 	    TP_ARGS(qp, dqpn, prio),
-	    TP_STRUCT__entry(__string(dev, dev_name(&qp->sdev->ib_dev.dev))
+	    TP_STRUCT__entry(__string(dev, sroce_trace_qp_dev(qp))
 			     __field(u32, qpn)
 			     __field(u32, dqpn)
 			     __field(u8, prio)),
-	    TP_fast_assign(__assign_str(dev);
+	    TP_fast_assign(sroce_assign_str(dev, sroce_trace_qp_dev(qp));
 			   __entry->qpn = qp->ibqp.qp_num;
 			   __entry->dqpn = dqpn;
 			   __entry->prio = prio;),
@@ -206,12 +210,12 @@ TRACE_EVENT(sroce_cnp_sent,
 TRACE_EVENT(sroce_cnp_recv,
 	    TP_PROTO(const struct sroce_qp *qp, bool handled),
 	    TP_ARGS(qp, handled),
-	    TP_STRUCT__entry(__string(dev, dev_name(&qp->sdev->ib_dev.dev))
+	    TP_STRUCT__entry(__string(dev, sroce_trace_qp_dev(qp))
 			     __field(u32, qpn)
 			     __field(u32, rate)
 			     __field(u32, alpha)
 			     __field(bool, handled)),
-	    TP_fast_assign(__assign_str(dev);
+	    TP_fast_assign(sroce_assign_str(dev, sroce_trace_qp_dev(qp));
 			   __entry->qpn = qp->ibqp.qp_num;
 			   __entry->handled = handled;
 			   __entry->rate = qp->rp.armed ?
@@ -228,11 +232,11 @@ TRACE_EVENT(sroce_pfc_rx,
 	    TP_PROTO(const struct sroce_dev *sdev,
 		     const struct sroce_pfc_frame *f, u8 honoured),
 	    TP_ARGS(sdev, f, honoured),
-	    TP_STRUCT__entry(__string(dev, dev_name(&sdev->ib_dev.dev))
+	    TP_STRUCT__entry(__string(dev, sroce_trace_dev(sdev))
 			     __array(u16, quanta, SROCE_NUM_PRIO)
 			     __field(u8, enable)
 			     __field(u8, honoured)),
-	    TP_fast_assign(__assign_str(dev);
+	    TP_fast_assign(sroce_assign_str(dev, sroce_trace_dev(sdev));
 			   memcpy(__entry->quanta, f->quanta,
 				  sizeof(__entry->quanta));
 			   __entry->enable = f->enable;
@@ -247,10 +251,10 @@ TRACE_EVENT(sroce_tx_held,
 	    TP_PROTO(const struct sroce_dev *sdev, u8 prio,
 		     enum sroce_tx_hold why),
 	    TP_ARGS(sdev, prio, why),
-	    TP_STRUCT__entry(__string(dev, dev_name(&sdev->ib_dev.dev))
+	    TP_STRUCT__entry(__string(dev, sroce_trace_dev(sdev))
 			     __field(u8, prio)
 			     __field(u8, why)),
-	    TP_fast_assign(__assign_str(dev);
+	    TP_fast_assign(sroce_assign_str(dev, sroce_trace_dev(sdev));
 			   __entry->prio = prio;
 			   __entry->why = why;),
 	    TP_printk("%s priority %u held back: %s", __get_str(dev),
@@ -267,10 +271,10 @@ TRACE_EVENT(sroce_tx_held,
 TRACE_EVENT(sroce_tx_fifo_full,
 	    TP_PROTO(const struct sroce_dev *sdev, u8 prio, u8 fifo),
 	    TP_ARGS(sdev, prio, fifo),
-	    TP_STRUCT__entry(__string(dev, dev_name(&sdev->ib_dev.dev))
+	    TP_STRUCT__entry(__string(dev, sroce_trace_dev(sdev))
 			     __field(u8, prio)
 			     __field(u8, fifo)),
-	    TP_fast_assign(__assign_str(dev);
+	    TP_fast_assign(sroce_assign_str(dev, sroce_trace_dev(sdev));
 			   __entry->prio = prio;
 			   __entry->fifo = fifo;),
 	    TP_printk("%s priority %u FIFO %u full: a QP waits for room",
