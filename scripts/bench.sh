@@ -40,7 +40,8 @@ if [ -n "$base" ]; then
 		{ echo "bench: no revision '$base'" >&2; exit 2; }
 	echo "bench: building sroce as of ${rev:0:12} for the base column" >&2
 	if ! { git clone -q "$repo" "$run/base" && git -C "$run/base" checkout -q "$rev" &&
-		make -s -C "$run/base" modules; } >"$run/base-build.log" 2>&1; then
+		make -s -C "$run/base" modules KVER="$(sh "$repo/scripts/kver.sh" --rig)"; } \
+		>"$run/base-build.log" 2>&1; then
 		cat "$run/base-build.log" >&2
 		echo "bench: the base did not build" >&2
 		exit 1

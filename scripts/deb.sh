@@ -17,13 +17,29 @@ base=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$repo/dkms.conf")
 [ -n "$base" ] || { echo "deb.sh: no PACKAGE_VERSION in dkms.conf" >&2; exit 1; }
 if "${git[@]}" rev-parse --verify -q HEAD >/dev/null 2>&1; then
 	version="$base+git$("${git[@]}" log -1 --format=%cd --date=format:%Y%m%d).$("${git[@]}" rev-parse --short HEAD)"
-	list=$("${git[@]}" ls-files Kbuild drivers include)
+	list=$("${git[@]}" ls-files Kbuild drivers include compat)
 else
 	version=$base
-	list=$(cd "$repo" && find Kbuild drivers include -name Kbuild -o -name '*.[ch]')
+	list=$(cd "$repo" && find Kbuild drivers include compat -name Kbuild -o -name '*.[ch]' \
+		-o -path compat/expected -o -path compat/probe.sh)
 fi
 # no process substitution: a minimal system may have no /dev/fd
 mapfile -t files <<<"$list"
+
+# The supported series (compat/expected) as dkms.conf's regex, the
+# postinst's case pattern and words: dkms.conf is also used from a
+# checkout (dkms add .), so it is written out and held to them here.
+mapfile -t series <<<"$(sh "$repo/scripts/kver.sh" --series)"
+alt=$(printf '%s|' "${series[@]}")
+alt=${alt%|}
+regex="^(${alt//./\\.})\\."
+glob=$(printf '%s.*|' "${series[@]}")
+glob=${glob%|}
+words=${series[*]}
+words=${words// / and }
+want="BUILD_EXCLUSIVE_KERNEL=\"$regex\""
+grep -qxF "$want" "$repo/dkms.conf" ||
+	{ echo "deb.sh: dkms.conf must say $want (the series of compat/expected)" >&2; exit 1; }
 
 stage=$(mktemp -d)
 chmod 0755 "$stage"
@@ -36,7 +52,8 @@ mkdir -p "$src" "$doc" "$stage/DEBIAN"
 sed "s/^PACKAGE_VERSION=.*/PACKAGE_VERSION=\"$version\"/" "$repo/dkms.conf" >"$src/dkms.conf"
 cp "$repo/packaging/deb/copyright" "$doc/copyright"
 for f in postinst prerm; do
-	sed "s/@VERSION@/$version/" "$repo/packaging/deb/$f" >"$stage/DEBIAN/$f"
+	sed -e "s/@VERSION@/$version/" -e "s/@SERIES_GLOB@/$glob/" -e "s/@SERIES_LIST@/$words/" \
+		"$repo/packaging/deb/$f" >"$stage/DEBIAN/$f"
 	chmod 0755 "$stage/DEBIAN/$f"
 done
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)

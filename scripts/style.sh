@@ -46,7 +46,7 @@ fi
 # Which layer may include which, what each header declares, and which
 # files may call each other in a cycle (Documentation/design.rst,
 # "Layers"); the last two are read from the built objects.
-make -s modules >/dev/null || exit 1
+make -s rig-modules >/dev/null || exit 1
 python3 scripts/layers.py || status=1
 
 cache=${SROCE_CACHE:-/var/cache/sroce}
