@@ -63,6 +63,23 @@ want() {
 	[[ " $stages " == *" $1 "* ]]
 }
 
+# The newest installed kernel (image and headers) of each supported series
+# but the guests' own 6.12 (scripts/kver.sh), or "missing" for a series
+# without one.
+declare -A other_ko=()
+other_kernels() {
+	local series k
+	for series in $(sh scripts/kver.sh --series); do
+		[ "$series" = 6.12 ] && continue
+		k=$(find /boot -maxdepth 1 -name "vmlinuz-$series.*" -printf '%f\n' 2>/dev/null |
+			sed 's/^vmlinuz-//' | sort -V |
+			while read -r k; do
+				[ -e "/lib/modules/$k/build/Makefile" ] && echo "$k"
+			done | tail -n 1)
+		echo "${k:-missing}"
+	done
+}
+
 # Count the "ok -"/"not ok -" lines a guest test printed, and hold each
 # guest to its plan ("1..N", t_plan in guest-lib.sh): a guest that printed
 # no plan, or fewer or more checks than it planned, or one check name
@@ -222,7 +239,9 @@ entry_cpus() {
 # pool); it counts as entry_cpus says.
 start_run() {
 	local t=${1#* } mode rest name script envs=() args=() kv cpus=1 secs=600
-	[ "${1%% *}" = debug ] && args=(--kernel "$kernel")
+	local k=${1%% *}
+	[ "$k" = debug ] && args=(--kernel "$kernel")
+	[[ $k == linux-* ]] && args=(--kernel "/boot/vmlinuz-${k#linux-}" --ko "${other_ko[${k#linux-}]}")
 	mode=${t%% *}
 	rest=${t#* }
 	name=${rest%%:*}
@@ -264,7 +283,8 @@ entry_timed() {
 }
 
 # queue KERNEL ENTRY...: add entries ("MODE NAME:SCRIPT[:K=V K=V...]",
-# KERNEL debian or debug) to the pool, as SROCE_CHECK_TESTS selects them.
+# KERNEL debian, debug or linux-<release> for another supported kernel's
+# Debian image) to the pool, as SROCE_CHECK_TESTS selects them.
 queue() {
 	local k=$1 t name
 	shift
@@ -420,7 +440,7 @@ kunit_report() {
 
 if want build; then
 	stage build
-	if make -s modules W=1 C=2 >"$logdir/build.log" 2>&1 &&
+	if make -s rig-modules W=1 C=2 >"$logdir/build.log" 2>&1 &&
 	   [ -f rdma_sroce.ko ]; then
 		ok "module builds"
 		if grep -E 'warning:|error:' "$logdir/build.log"; then
@@ -432,6 +452,29 @@ if want build; then
 		cat "$logdir/build.log"
 		not_ok "module builds"
 	fi
+	# The other supported kernels (compat/expected): the module builds
+	# for each, its probes find what compat/expected says, and the guest
+	# runs below boot Debian's image of it with that module.
+	for kv in $(other_kernels); do
+		if [ "$kv" = missing ]; then
+			not_ok "a kernel of each supported series is installed" \
+				"none for $(sh scripts/kver.sh --series | tr '\n' ' '); see scripts/deps.sh"
+			continue
+		fi
+		if ko=$(bash scripts/build-for.sh "$kv" W=1 C=2 2>"$logdir/build-$kv.log") &&
+		   [ -f "$ko" ]; then
+			ok "module builds for $kv, its probes as compat/expected says"
+			other_ko[$kv]=$ko
+			if grep -E 'warning:|error:' "$logdir/build-$kv.log"; then
+				not_ok "no compiler or sparse warnings for $kv (W=1, C=2)"
+			else
+				ok "no compiler or sparse warnings for $kv (W=1, C=2)"
+			fi
+		else
+			tail -n 40 "$logdir/build-$kv.log"
+			not_ok "module builds for $kv, its probes as compat/expected says"
+		fi
+	done
 	# The guests copy these instead of compiling them (sroce-lib.sh's cc)
 	if bash scripts/progs.sh >"$logdir/progs.log" 2>&1; then
 		ok "the tests' C programs compile cleanly (-Wall -Wextra -Werror)"
@@ -466,7 +509,7 @@ fi
 
 stage "guest tests, KUnit and the debug kernel's tests"
 if want guest; then
-	[ -f rdma_sroce.ko ] || make -s modules >/dev/null 2>&1
+	[ -f rdma_sroce.ko ] || make -s rig-modules >/dev/null 2>&1
 	interop="SROCE_RC_ONLY=pingpong,rdmacm,verify,cnp"
 	# The pairs, each with a single-guest run beside it; the longest
 	# single-guest runs first, so that the last to end is short; the
@@ -607,6 +650,18 @@ fi
 # starts, so the debug runs (the longest of the pool) start as soon as
 # the kernel is built, not last.
 want guest && queue debian "${tests[@]}"
+# The other supported kernels: RC between two sroce guests and with that
+# kernel's own rdma_rxe, and loopback (where a kernel without BH
+# workqueues delivers from process context with bottom halves off).
+if want guest && want build; then
+	for kv in "${!other_ko[@]}"; do
+		s=$(echo "$kv" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+		queue "linux-$kv" \
+			"pair $s-rc-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=sroce" \
+			"pair $s-rc-sroce-rxe:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe $interop" \
+			"single $s-loopback:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=1048576"
+	done
+fi
 
 run_pool
 

@@ -3,7 +3,9 @@
 #
 # Install every Debian package sroce's build, guest rig and tests need.
 # Idempotent and quiet when everything is already present.  Picks the
-# newest 6.12 kernel the mirror carries.
+# newest 6.12 kernel the mirror carries (the guests' kernel, with its
+# source for KUnit and the debug kernel), and the newest 6.1 (Debian 12's
+# own: the module is built and run on it too).
 set -euo pipefail
 
 export DEBIAN_FRONTEND=noninteractive
@@ -12,10 +14,17 @@ as_root() {
 	if [ "$(id -u)" = 0 ]; then "$@"; else sudo -E "$@"; fi
 }
 
+# newest_kver REGEX: the newest linux-image-<kver>-unsigned on the mirror
+# whose kver matches
 newest_kver() {
-	apt-cache search --names-only '^linux-image-6\.12\.[0-9]+\+deb[0-9]+-amd64-unsigned$' |
+	apt-cache search --names-only "^linux-image-$1-unsigned\$" |
 		awk '{print $1}' | sed -e 's/^linux-image-//' -e 's/-unsigned$//' |
 		sort -V | tail -n 1
+}
+
+# installed_kver GLOB: the newest kernel of /lib/modules matching
+installed_kver() {
+	find /lib/modules -maxdepth 1 -name "$1" -printf '%f\n' 2>/dev/null | sort -V | tail -n 1 || true
 }
 
 BASE_PKGS="build-essential bc bison flex libelf-dev libssl-dev dwarves kmod cpio
@@ -43,11 +52,9 @@ missing() {
 }
 
 kver=${SROCE_KVER:-}
-if [ -z "$kver" ]; then
-	# The image must already be present, or the lists must be fresh.
-	kver=$(find /lib/modules -maxdepth 1 -name '6.12.*-amd64' -printf '%f\n' 2>/dev/null |
-		sort -V | tail -n 1 || true)
-fi
+# The image must already be present, or the lists must be fresh.
+[ -n "$kver" ] || kver=$(installed_kver '6.12.*-amd64')
+kver61=$(installed_kver '6.1.0-*-amd64')
 
 # missing_debs: the NFS packages not yet in $NFS_DEBS
 missing_debs() {
@@ -59,13 +66,16 @@ missing_debs() {
 
 need=$(missing $BASE_PKGS $NFS_LIBS)
 need_debs=$(missing_debs)
-if [ -z "$kver" ] || [ -n "$need" ] || [ -n "$need_debs" ]; then
+if [ -z "$kver" ] || [ -z "$kver61" ] || [ -n "$need" ] || [ -n "$need_debs" ]; then
 	as_root apt-get update -qq
-	[ -n "$kver" ] || kver=$(newest_kver)
+	[ -n "$kver" ] || kver=$(newest_kver '6\.12\.[0-9]+\+deb[0-9]+-amd64')
+	[ -n "$kver61" ] || kver61=$(newest_kver '6\.1\.0-[0-9]+-amd64')
 fi
 [ -n "$kver" ] || { echo "deps: no 6.12 kernel on the mirror" >&2; exit 1; }
+[ -n "$kver61" ] || { echo "deps: no 6.1 kernel on the mirror" >&2; exit 1; }
 
-need=$(missing $BASE_PKGS $NFS_LIBS "linux-image-$kver-unsigned" "linux-headers-$kver" linux-source-6.12)
+need=$(missing $BASE_PKGS $NFS_LIBS "linux-image-$kver-unsigned" "linux-headers-$kver" linux-source-6.12 \
+	"linux-image-$kver61-unsigned" "linux-headers-$kver61")
 if [ -n "$need" ]; then
 	echo "deps: installing:" $need >&2
 	as_root apt-get install -y -qq --no-install-recommends $need >/dev/null

@@ -7,7 +7,7 @@
 #
 # log MSG...             timestamped line on the console (stderr)
 # fail MSG...            log and exit 1
-# sroce_install_module   install $SROCE_REPO/rdma_sroce.ko for modprobe
+# sroce_install_module   install $SROCE_KO (guest.sh --ko) for modprobe
 # barrier NAME [SECS]    wait until the peer reaches the same NAME
 # retry N CMD...         run CMD until it succeeds, at most N times
 # t_plan N              declare, before the first check, that this guest
@@ -40,10 +40,10 @@ fail() {
 }
 
 # sroce_install_module [KO]: then "modprobe rdma_sroce" works.  Uses the
-# index guest.sh made on the host for the repo's .ko (SROCE_MODINDEX), as
+# index guest.sh made on the host for its .ko (SROCE_MODINDEX), as
 # depmod -a here takes minutes under TCG; falls back to depmod -a.
 sroce_install_module() {
-	local ko=${1:-$SROCE_REPO/rdma_sroce.ko} mods idx=${SROCE_MODINDEX:-} end
+	local ko=${1:-${SROCE_KO:-$SROCE_REPO/rdma_sroce.ko}} mods idx=${SROCE_MODINDEX:-} end
 	mods=/lib/modules/$(uname -r)
 	[ -f "$ko" ] || fail "no $ko; build the module first (make)"
 	mkdir -p "$mods/updates" || fail "cannot create $mods/updates"

@@ -19,13 +19,15 @@ set -euo pipefail
 usage() {
 	cat <<'EOF'
 usage: guest.sh [--pair] [--timeout SECS] [--mem MB] [--smp N] [--kernel PATH]
-                [--log FILE_PREFIX] [--env K=V]... SCRIPT [ARGS...]
+                [--ko PATH] [--log FILE_PREFIX] [--env K=V]... SCRIPT [ARGS...]
 
   --pair           boot guests a and b, wired together, both running SCRIPT
   --timeout SECS   kill everything after SECS (default 600); exit 124
   --mem MB         guest memory (default 2048)
   --smp N          guest CPUs (default 1)
   --kernel PATH    guest kernel (default: newest /boot/vmlinuz-6.12.*-amd64)
+  --ko PATH        the rdma_sroce.ko modprobe finds (default: the repo's);
+                   one built for --kernel's release
   --log PREFIX     save PREFIX.<role>.console and PREFIX.<role>.dmesg
   --env K=V        export K=V to the script (repeatable)
 
@@ -36,7 +38,7 @@ overlay, /shared (a per-run host dir, the same for both guests), /tmp,
 2001:db8::1/64, b: .2 and ::2).  Its environment: SROCE_ROLE (a|b),
 SROCE_PEER_ROLE, SROCE_PAIR (0|1), SROCE_MY_IP4/6, SROCE_PEER_IP4/6,
 SROCE_REPO, SROCE_SHARED=/shared, SROCE_LIB (scripts/guest-lib.sh),
-SROCE_TIMEOUT, SROCE_MODINDEX (if the repo has rdma_sroce.ko), SROCE_DEBS
+SROCE_TIMEOUT, SROCE_KO (--ko's module), SROCE_MODINDEX (if that exists), SROCE_DEBS
 (packages scripts/deps.sh fetched for guests only), the --env pairs.  A
 kernel splat fails the run unless --env SROCE_ALLOW_SPLAT=1; with --env
 SROCE_ALLOW_WARN_IN=DIR/ a WARNING raised in kernel source under DIR/ is
@@ -64,6 +66,7 @@ timeout=600
 mem=2048
 smp=1
 kernel=
+ko=$repo/rdma_sroce.ko
 logprefix=
 envs=()
 
@@ -76,12 +79,12 @@ optarg() {
 while [ $# -gt 0 ]; do
 	case $1 in
 	--pair) pair=1; shift ;;
-	--timeout | --mem | --smp | --kernel | --log | --env)
+	--timeout | --mem | --smp | --kernel | --ko | --log | --env)
 		val=$(optarg "$@")
 		opt=$1
 		shift 2
 		;;
-	--timeout=* | --mem=* | --smp=* | --kernel=* | --log=* | --env=*)
+	--timeout=* | --mem=* | --smp=* | --kernel=* | --ko=* | --log=* | --env=*)
 		opt=${1%%=*}
 		val=${1#*=}
 		shift
@@ -96,6 +99,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$val ;;
 	--smp) smp=$val ;;
 	--kernel) kernel=$val ;;
+	--ko) ko=$(realpath -e -- "$val" 2>/dev/null) || die "no such module: $val" ;;
 	--log) logprefix=$val ;;
 	--env)
 		[[ $val =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || die "--env wants K=V, got '$val'"
@@ -130,6 +134,7 @@ case $repo/ in
 /proc/* | /sys/* | /dev/* | /shared/*) die "repo $repo cannot be shown to the guest there" ;;
 esac
 hidden_path "$script" && die "$script is hidden in the guest (fresh mount there); put it elsewhere"
+hidden_path "$ko" && die "$ko is hidden in the guest (fresh mount there); put it elsewhere"
 
 if [ -z "$kernel" ]; then
 	kernel=$(find /boot -maxdepth 1 -name 'vmlinuz-6.12.*-amd64' | sort -V | tail -n 1)
@@ -211,9 +216,10 @@ done
 exec switch_root /newroot /bin/bash "$stage2"
 EOF
 
-# Modules with their dependencies, dependencies first, from modules.dep.
+# Modules with their dependencies, dependencies first, from modules.dep:
+# the virtio PCI transport (a module in Debian's 6.1), 9p and overlay.
 initramfs_modules() {
-	local moddir=$1 want=(9p 9pnet_virtio overlay) seen=() m
+	local moddir=$1 want=(virtio_pci 9p 9pnet_virtio overlay) seen=() m
 	declare -A done_=()
 	add() {
 		local path=$1 line dep
@@ -441,7 +447,6 @@ modindex_worker() {
 
 mpid=
 start_modindex() {
-	local ko=$repo/rdma_sroce.ko
 	[ -f "$ko" ] && [ -f "/lib/modules/$kver/modules.dep" ] || return 0
 	command -v depmod >/dev/null || return 0
 	setsid bash -c "$(declare -f modindex_worker); modindex_worker \"\$@\"" modindex \
@@ -472,6 +477,7 @@ write_config() {
 		printf 'export SROCE_TIMEOUT=%q\n' "$timeout"
 		printf 'export SROCE_DEBS=%q\n' "${SROCE_CACHE:-/var/cache/sroce}/debs"
 		[ -z "$mpid" ] || printf 'export SROCE_MODINDEX=/shared/.rig/modindex\n'
+		printf 'export SROCE_KO=%q\n' "$ko"
 		[ ! -d "$kmoddir" ] || printf 'export SROCE_KMODDIR=%q\n' "$kmoddir"
 		for kv in "${envs[@]}"; do
 			printf 'export %s=%q\n' "${kv%%=*}" "${kv#*=}"
