@@ -474,6 +474,23 @@ if want build; then
 			tail -n 40 "$logdir/build-$kv.log"
 			not_ok "module builds for $kv, its probes as compat/expected says"
 		fi
+		# An API that kernel lacks, used past compat.h, fails its build;
+		# the same code builds for the guests' 6.12, which has it.
+		if probe=$(bash scripts/compat-plant.sh "$kv" 2>"$logdir/plant-$kv.log" | tail -n 1); then
+			ok "a planted use of compat/$probe.c, which $kv lacks, fails its build"
+			rc=0
+			bash scripts/compat-plant.sh "$(sh scripts/kver.sh --rig)" "$probe" \
+				>>"$logdir/plant-$kv.log" 2>&1 || rc=$?
+			if [ "$rc" = 1 ]; then
+				ok "the same plant builds for 6.12, which has it"
+			else
+				cat "$logdir/plant-$kv.log"
+				not_ok "the same plant builds for 6.12, which has it" "status $rc"
+			fi
+		else
+			cat "$logdir/plant-$kv.log"
+			not_ok "a planted use of an API $kv lacks fails its build"
+		fi
 	done
 	# The guests copy these instead of compiling them (sroce-lib.sh's cc)
 	if bash scripts/progs.sh >"$logdir/progs.log" 2>&1; then
@@ -646,11 +663,8 @@ if want debug; then
 	[ "$long" = 1 ] && debug_tests+=("${debug_long_tests[@]}")
 	queue debug "${debug_tests[@]}"
 fi
-# Debian's entries after the debug kernel's: the first entry that fits
-# starts, so the debug runs (the longest of the pool) start as soon as
-# the kernel is built, not last.
-want guest && queue debian "${tests[@]}"
-# The other supported kernels: RC between two sroce guests and with that
+# Then the other supported kernels' (before Debian's 6.12, which has
+# more short runs to fill the end with): RC between two sroce guests and with that
 # kernel's own rdma_rxe, and loopback (where a kernel without BH
 # workqueues delivers from process context with bottom halves off).
 if want guest && want build; then
@@ -662,6 +676,10 @@ if want guest && want build; then
 			"single $s-loopback:scripts/tests/loopback.sh:SROCE_LO_VERIFY_MAX=1048576"
 	done
 fi
+# Debian's entries after the debug kernel's: the first entry that fits
+# starts, so the debug runs (the longest of the pool) start as soon as
+# the kernel is built, not last.
+want guest && queue debian "${tests[@]}"
 
 run_pool
 
