@@ -4,8 +4,7 @@
 # Build rdma_sroce.ko for another kernel than the checkout's own build,
 # without touching that one: Kbuild builds an external module inside its
 # source directory, so the sources are copied under $SROCE_CACHE first
-# (rsync -c: unchanged files keep their times, and make rebuilds only
-# what changed).  Prints the module's path.
+# (kbuild-sources.sh).  Prints the module's path.
 #
 # Usage: scripts/build-for.sh KVER [MAKE ARGS...]   e.g. W=1
 set -euo pipefail
@@ -19,10 +18,8 @@ kdir=/lib/modules/$kver/build
 src=$cache/kbuild/$kver
 
 [ -e "$kdir/Makefile" ] || { echo "build-for: no headers for $kver in $kdir" >&2; exit 1; }
-mkdir -p "$src"
-rsync -rc --delete --exclude='*.o' --exclude='.*.cmd' --exclude='*.ko' \
-	--exclude='*.mod' --exclude='*.mod.c' --exclude='sroce_probes.h' \
-	"$repo/Kbuild" "$repo/Kconfig" "$repo/drivers" "$repo/include" \
-	"$repo/kunit" "$repo/compat" "$src/"
+# shellcheck source=scripts/kbuild-sources.sh
+. "$repo/scripts/kbuild-sources.sh"
+kbuild_sources_copy "$src"
 make -C "$kdir" M="$src" CONFIG_RDMA_SROCE=m -j"$(nproc)" "$@" modules >&2
 echo "$src/rdma_sroce.ko"

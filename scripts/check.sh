@@ -63,20 +63,17 @@ want() {
 	[[ " $stages " == *" $1 "* ]]
 }
 
-# The newest installed kernel (image and headers) of each supported series
-# but the guests' own 6.12 (scripts/kver.sh), or "missing" for a series
-# without one.
+# The newest installed kernel with headers of each supported series but
+# the guests' own 6.12 (scripts/kver.sh), or "missing" for a series
+# without one, or whose newest has no image to boot.
 declare -A other_ko=()
 other_kernels() {
 	local series k
 	for series in $(sh scripts/kver.sh --series); do
 		[ "$series" = 6.12 ] && continue
-		k=$(find /boot -maxdepth 1 -name "vmlinuz-$series.*" -printf '%f\n' 2>/dev/null |
-			sed 's/^vmlinuz-//' | sort -V |
-			while read -r k; do
-				[ -e "/lib/modules/$k/build/Makefile" ] && echo "$k"
-			done | tail -n 1)
-		echo "${k:-missing}"
+		k=$(sh scripts/kver.sh --newest "$series")
+		[ -n "$k" ] && [ -f "/boot/vmlinuz-$k" ] || k=missing
+		echo "$k"
 	done
 }
 
@@ -669,7 +666,7 @@ fi
 # workqueues delivers from process context with bottom halves off).
 if want guest && want build; then
 	for kv in "${!other_ko[@]}"; do
-		s=$(echo "$kv" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+		s=$(sh scripts/kver.sh --series-of "$kv")
 		queue "linux-$kv" \
 			"pair $s-rc-sroce-sroce:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=sroce" \
 			"pair $s-rc-sroce-rxe:scripts/tests/rc-pair.sh:SROCE_DRV_A=sroce SROCE_DRV_B=rxe $interop" \

@@ -18,7 +18,7 @@ kver=$1
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=${SROCE_CACHE:-/var/cache/sroce}
 kdir=/lib/modules/$kver/build
-series=$(echo "$kver" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+series=$(sh "$repo/scripts/kver.sh" --series-of "$kver")
 probe=${2:-$(awk -v s="$series" '
 	$1 == "#" && $2 == "probe" { for (i = 3; i <= NF; i++) if ($i == s) c = i - 1; next }
 	$1 !~ /^#/ && NF && c && $c == "n" { print $1; exit }' "$repo/compat/expected")}
@@ -27,12 +27,10 @@ probe=${2:-$(awk -v s="$series" '
 [ -e "$kdir/Makefile" ] || { echo "compat-plant: no headers for $kver" >&2; exit 2; }
 
 dst=$cache/kbuild/plant-$kver
-mkdir -p "$dst"
 trap 'rm -rf "$dst"' EXIT
-rsync -rc --delete --exclude='*.o' --exclude='.*.cmd' --exclude='*.ko' \
-	--exclude='*.mod' --exclude='*.mod.c' --exclude='sroce_probes.h' \
-	"$repo/Kbuild" "$repo/Kconfig" "$repo/drivers" "$repo/include" \
-	"$repo/kunit" "$repo/compat" "$dst/"
+# shellcheck source=scripts/kbuild-sources.sh
+. "$repo/scripts/kbuild-sources.sh"
+kbuild_sources_copy "$dst"
 {
 	echo
 	echo "/* planted by scripts/compat-plant.sh: compat/$probe.c */"

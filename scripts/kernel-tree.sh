@@ -20,12 +20,10 @@ if [ ! -f "$src/Makefile" ]; then
 	tar -C "$cache" -xf "$tarball"
 fi
 
-# rsync -c keeps unchanged files untouched so make sees only real edits.
+# shellcheck source=scripts/kbuild-sources.sh
+. "$repo/scripts/kbuild-sources.sh"
 dst=$src/drivers/infiniband/sw/sroce
-mkdir -p "$dst"
-rsync -rc --delete --exclude='*.o' --exclude='.*.cmd' --exclude=sroce_probes.h \
-	"$repo/Kbuild" "$repo/Kconfig" "$repo/drivers" "$repo/include" "$repo/kunit" \
-	"$repo/compat" "$dst/"
+kbuild_sources_copy "$dst"
 grep -q 'sw/sroce/' "$src/drivers/infiniband/sw/Makefile" ||
 	echo 'obj-$(CONFIG_RDMA_SROCE) += sroce/' >>"$src/drivers/infiniband/sw/Makefile"
 grep -q 'sw/sroce/Kconfig' "$src/drivers/infiniband/Kconfig" ||

@@ -8,7 +8,9 @@
 #                       series, said on stderr
 #   kver.sh --rig       the newest installed 6.12 kernel: the one the test
 #                       guests boot (scripts/guest.sh)
+#   kver.sh --newest S  the newest installed kernel of series S
 #   kver.sh --series    the supported series, one per line
+#   kver.sh --series-of RELEASE   its series: 6.1.0-57-amd64 -> 6.1
 #
 # The supported series are the columns of compat/expected: the kernels
 # whose probe results are written down and checked.  Prints nothing when
@@ -46,6 +48,8 @@ installed() {
 
 case ${1:-} in
 --series) series ;;
+--series-of) series_of "${2:?--series-of wants a release}" ;;
+--newest) installed "${2:?--newest wants a series}" | tail -n 1 ;;
 --rig) installed 6.12 | tail -n 1 ;;
 "")
 	run=$(uname -r)
@@ -63,7 +67,7 @@ case ${1:-} in
 	echo "$k"
 	;;
 *)
-	echo "usage: kver.sh [--rig | --series]" >&2
+	echo "usage: kver.sh [--rig | --newest SERIES | --series | --series-of RELEASE]" >&2
 	exit 2
 	;;
 esac
